@@ -1,0 +1,45 @@
+package registry
+
+import (
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Strategy holds one kind's rules, as kube-apiserver's REST strategies do.
+// Every object passed in is the kind's typed Go struct (*appsv1.Deployment,
+// *corev1.Pod, ...). The handlers set uid, timestamps, resourceVersion and
+// generation; a Strategy only says what the kind's rules are.
+type Strategy interface {
+	// PrepareForCreate clears what a client may not set on create (status,
+	// for kinds with a status subresource) and applies the kind's defaults.
+	PrepareForCreate(obj runtime.Object)
+	// PrepareForUpdate keeps from old what an update of the main resource
+	// may not change (status, for kinds with a status subresource) and
+	// applies defaults to obj.
+	PrepareForUpdate(obj, old runtime.Object)
+	// PrepareForStatusUpdate keeps from old everything but the status.
+	PrepareForStatusUpdate(obj, old runtime.Object)
+	// Validate checks a new object, with kube-apiserver's field paths and
+	// messages.
+	Validate(obj runtime.Object) field.ErrorList
+	// ValidateUpdate checks an update (immutable fields and all of Validate).
+	ValidateUpdate(obj, old runtime.Object) field.ErrorList
+	// GenerationChanged reports whether the change from old to obj moves
+	// metadata.generation: any change to spec, and for Deployments also to
+	// annotations. Status-only and no-op writes never do.
+	GenerationChanged(obj, old runtime.Object) bool
+	// FieldSet is what field selectors match against for this object
+	// (metadata.name, metadata.namespace, and e.g. spec.nodeName).
+	FieldSet(obj runtime.Object) fields.Set
+}
+
+// Scaler is implemented by the strategies of kinds with a scale
+// subresource.
+type Scaler interface {
+	// Scale returns the object's autoscaling/v1 Scale.
+	Scale(obj runtime.Object) *autoscalingv1.Scale
+	// SetReplicas sets spec.replicas.
+	SetReplicas(obj runtime.Object, replicas int32)
+}

@@ -1,0 +1,244 @@
+// Package harness starts the real bin/miniapi for end-to-end tests and runs
+// the real command-line tools (bin/minictl, bin/kubectl) against it.
+//
+// The binaries are built by `make build` and `make kubectl`; a test that
+// cannot find one fails with a message that says so.
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// RepoRoot is the product repository's top folder.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+}
+
+// Binary returns the path of bin/<name>, failing the test if it is missing.
+func Binary(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(RepoRoot(), "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is missing: run `make build kubectl` first (%v)", p, err)
+	}
+	return p
+}
+
+// Server is a running bin/miniapi.
+type Server struct {
+	// URL is the server's base URL, http://127.0.0.1:PORT.
+	URL string
+	// Addr is HOST:PORT.
+	Addr string
+	// DataDir is the --data-dir; it outlives restarts.
+	DataDir string
+	// Kubeconfig is the kubeconfig the server wrote into DataDir.
+	Kubeconfig string
+
+	t       testing.TB
+	args    []string
+	cmd     *exec.Cmd
+	logPath string
+	done    chan error
+}
+
+// Start runs bin/miniapi on a free loopback port with a fresh data dir and
+// waits until /readyz answers ok. extraArgs are added to the command line
+// (for example "--pod-ready-delay=0"). The server is stopped when the test
+// ends, and its log is printed if the test failed.
+func Start(t testing.TB, extraArgs ...string) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	s := &Server{
+		t:       t,
+		Addr:    freeAddr(t),
+		DataDir: filepath.Join(dir, "data"),
+		logPath: filepath.Join(dir, "miniapi.log"),
+	}
+	s.URL = "http://" + s.Addr
+	s.Kubeconfig = filepath.Join(s.DataDir, "kubeconfig")
+	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
+	s.start()
+	t.Cleanup(func() {
+		if s.cmd != nil {
+			s.Kill()
+		}
+		if t.Failed() {
+			s.dumpLog()
+		}
+	})
+	return s
+}
+
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("finding a free port: %v", err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func (s *Server) start() {
+	s.t.Helper()
+	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	cmd := exec.Command(Binary(s.t, "miniapi"), s.args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		s.t.Fatalf("starting miniapi: %v", err)
+	}
+	s.cmd = cmd
+	s.done = make(chan error, 1)
+	go func() { s.done <- cmd.Wait(); logf.Close() }()
+	s.waitReady(20 * time.Second)
+}
+
+func (s *Server) waitReady(timeout time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-s.done:
+			s.cmd = nil
+			s.dumpLog()
+			s.t.Fatalf("miniapi exited before it was ready: %v", err)
+		default:
+		}
+		resp, err := http.Get(s.URL + "/readyz")
+		if err == nil {
+			body := new(bytes.Buffer)
+			_, _ = body.ReadFrom(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 && body.String() == "ok" {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.dumpLog()
+	s.t.Fatalf("miniapi at %s was not ready within %s", s.URL, timeout)
+}
+
+// Stop sends SIGTERM and waits for the server to exit; it fails the test
+// unless the exit status is 0, as the contract promises.
+func (s *Server) Stop() {
+	s.t.Helper()
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		s.cmd = nil
+		if err != nil {
+			s.t.Fatalf("miniapi exited with %v after SIGTERM; want status 0", err)
+		}
+	case <-time.After(15 * time.Second):
+		s.Kill()
+		s.t.Fatalf("miniapi did not exit within 15s of SIGTERM")
+	}
+}
+
+// Kill ends the server with SIGKILL, as a crash would.
+func (s *Server) Kill() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Kill()
+	<-s.done
+	s.cmd = nil
+}
+
+// Restart starts the server again on the same data dir and port.
+func (s *Server) Restart() {
+	s.t.Helper()
+	if s.cmd != nil {
+		s.Stop()
+	}
+	s.start()
+}
+
+func (s *Server) dumpLog() {
+	b, err := os.ReadFile(s.logPath)
+	if err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > 80 {
+		lines = lines[len(lines)-80:]
+	}
+	s.t.Logf("last lines of the miniapi log:\n%s", strings.Join(lines, "\n"))
+}
+
+// Config is a client-go config for the server.
+func (s *Server) Config() *rest.Config {
+	return &rest.Config{Host: s.URL, QPS: 1000, Burst: 1000}
+}
+
+// Client is a typed client-go clientset for the server.
+func (s *Server) Client() kubernetes.Interface {
+	s.t.Helper()
+	c, err := kubernetes.NewForConfig(s.Config())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return c
+}
+
+// Result is what a command printed and how it exited.
+type Result struct {
+	Stdout, Stderr string
+	ExitCode       int
+}
+
+// Run runs bin/<tool> (minictl or kubectl) against the server with args,
+// with the kubeconfig the server wrote and a HOME of its own, and stdin as
+// standard input (may be empty). It never fails the test by itself.
+func (s *Server) Run(tool, stdin string, args ...string) Result {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Binary(s.t, tool), args...)
+	home := filepath.Join(filepath.Dir(s.DataDir), "home-"+tool)
+	_ = os.MkdirAll(home, 0o755)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.Kubeconfig, "HOME="+home)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	res := Result{Stdout: out.String(), Stderr: errb.String()}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+	case err != nil:
+		s.t.Fatalf("running %s %v: %v", tool, args, err)
+	}
+	return res
+}
+
+// String renders a result for failure messages.
+func (r Result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", r.ExitCode, r.Stdout, r.Stderr)
+}
