@@ -17,8 +17,11 @@ run: build
 	bin/miniapi
 
 ## kubectl: the real kubectl, built from k8s.io/kubectl in the test module
+KUBECTL_VERSION := v1.37.2
+KUBECTL_LDFLAGS := $(foreach p,k8s.io/client-go/pkg/version k8s.io/component-base/version,\
+	-X $(p).gitVersion=$(KUBECTL_VERSION) -X $(p).gitMajor=1 -X $(p).gitMinor=37 -X $(p).gitTreeState=clean)
 kubectl:
-	cd test/e2e && $(GO) build -o ../../bin/kubectl ./cmd/kubectl
+	cd test/e2e && $(GO) build -ldflags '$(KUBECTL_LDFLAGS)' -o ../../bin/kubectl ./cmd/kubectl
 
 ## test: lint, unit tests (with -race), then the end-to-end suite
 test: lint unit e2e
