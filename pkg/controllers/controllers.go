@@ -1,12 +1,46 @@
 // Package controllers runs miniapi's in-process controllers. They are
-// ordinary API clients: they talk to the server through client-go only.
+// ordinary API clients: they talk to the server through client-go only
+// (clientset, shared informers, listers), never to the storage, so each would
+// run unchanged against a real kube-apiserver.
+//
+// # The contract for a controller
+//
+// A controller lives in its own package under pkg/controllers and has:
+//
+//   - an exported Config holding what it needs (a subset of Deps plus its
+//     own knobs) and a constructor New(Config) (*Controller, error) that
+//     validates, fills defaults and registers its informer event handlers
+//     (so it must be called before the informer factory is started);
+//   - one method Reconcile(ctx, key) error, level-triggered: read the latest
+//     state from the listers, take the smallest next step, safe to repeat;
+//   - a method Run(ctx) error that blocks until ctx is done and every
+//     goroutine the controller started has ended. Run normally just calls
+//     the Run of its internal/driver.Driver, which owns the workqueue,
+//     workers, backoff and shutdown; no controller re-implements the queue.
+//
+// To add a controller, add one entry to the list in controllerList: it
+// builds the controller's Config from Deps and Options.
 package controllers
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+
+	"github.com/miniapi/miniapi/pkg/controllers/deployment"
+	"github.com/miniapi/miniapi/pkg/controllers/replicaset"
 )
 
 // Options configure the controllers.
@@ -16,11 +50,112 @@ type Options struct {
 	// PodReadyDelay is how long a simulated pod takes from Pending to
 	// Running/Ready, and from terminating to gone.
 	PodReadyDelay time.Duration
+	// Logger receives the controllers' logs; default slog.Default().
+	Logger *slog.Logger
 }
+
+// Controller is one running control loop.
+type Controller interface {
+	// Run blocks until ctx is done and the controller's goroutines have ended.
+	Run(ctx context.Context) error
+}
+
+// Deps are the shared dependencies every controller is built from. One
+// clientset, one informer factory (so each kind is listed and watched once,
+// however many controllers read it) and one event broadcaster serve all.
+type Deps struct {
+	Client    kubernetes.Interface
+	Informers informers.SharedInformerFactory
+	Logger    *slog.Logger
+	Clock     clock.WithTicker
+	events    record.EventBroadcaster
+}
+
+// Recorder returns an event recorder whose events name component as their
+// source, as kube-controller-manager's do ("deployment-controller").
+func (d Deps) Recorder(component string) record.EventRecorder {
+	return d.events.NewRecorder(scheme.Scheme, corev1.EventSource{Component: component})
+}
+
+// entry is one controller in the list: a name for errors and a builder.
+type entry struct {
+	name  string
+	build func() (Controller, error)
+}
+
+// controllerList is THE list of controllers Run starts.
+func controllerList(d Deps, opts Options) []entry {
+	return []entry{
+		{"deployment", func() (Controller, error) {
+			return deployment.New(deployment.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("deployment-controller"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"replicaset", func() (Controller, error) {
+			return replicaset.New(replicaset.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("replicaset-controller"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+	}
+}
+
+// resyncPeriod is how often the informers replay every object to the
+// handlers, so a missed event is healed without waiting for a restart.
+const resyncPeriod = 10 * time.Minute
 
 // Run starts every controller against the API server cfg points at and
 // blocks until ctx is done and every controller has stopped.
 func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
-	<-ctx.Done()
-	return nil
+	d, err := newDeps(cfg, opts)
+	if err != nil {
+		return err
+	}
+	defer d.events.Shutdown()
+
+	var ctrls []Controller
+	for _, e := range controllerList(d, opts) {
+		c, err := e.build()
+		if err != nil {
+			return fmt.Errorf("building the %s controller: %w", e.name, err)
+		}
+		ctrls = append(ctrls, c)
+	}
+	// Start only after every controller asked for its informers.
+	d.Informers.Start(ctx.Done())
+	defer d.Informers.Shutdown()
+
+	errs := make([]error, len(ctrls))
+	var wg sync.WaitGroup
+	for i, c := range ctrls {
+		wg.Go(func() { errs[i] = c.Run(ctx) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.UserAgent = "miniapi-controller-manager"
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = 1000, 2000
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return Deps{}, fmt.Errorf("controllers: building the client: %w", err)
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	events := record.NewBroadcaster()
+	events.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	return Deps{
+		Client:    client,
+		Informers: informers.NewSharedInformerFactory(client, resyncPeriod),
+		Logger:    logger,
+		Clock:     clock.RealClock{},
+		events:    events,
+	}, nil
 }
