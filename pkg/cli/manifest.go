@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// stdinSource is how kubectl names objects read from `-f -` in its messages.
+const stdinSource = "STDIN"
+
+// manifestExtensions are the file endings kubectl reads from a directory.
+var manifestExtensions = []string{".json", ".yaml", ".yml"}
+
+// manifestDoc is one object read from a -f source, with the name of the file
+// it came from so that errors can say "error when creating FILE".
+type manifestDoc struct {
+	Source string
+	Obj    *unstructured.Unstructured
+}
+
+// manifestSet is the outcome of reading every -f argument: the objects that
+// parsed, and one error per source that did not. kubectl carries on past a
+// broken file and reports it after the objects it could handle.
+type manifestSet struct {
+	Docs []manifestDoc
+	Errs []error
+}
+
+// readManifests reads -f arguments the way kubectl does: "-" is standard
+// input, a directory contributes its .json/.yaml/.yml files (all levels with
+// recursive), and every file may hold several YAML documents or JSON objects.
+// A path that does not exist is a hard error, reported before anything else.
+func readManifests(paths []string, recursive bool, stdin io.Reader) (*manifestSet, error) {
+	files, err := expandManifestPaths(paths, recursive)
+	if err != nil {
+		return nil, err
+	}
+	set := &manifestSet{}
+	for _, f := range files {
+		var r io.Reader
+		source := f
+		if f == "-" {
+			r, source = stdin, stdinSource
+		} else {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				set.Errs = append(set.Errs, err)
+				continue
+			}
+			r = bytes.NewReader(b)
+		}
+		docs, err := decodeManifestStream(r, source)
+		set.Docs = append(set.Docs, docs...)
+		if err != nil {
+			set.Errs = append(set.Errs, err)
+		}
+	}
+	return set, nil
+}
+
+// expandManifestPaths turns -f arguments into the list of files to read, in
+// kubectl's order (arguments in order, directory entries in lexical order).
+func expandManifestPaths(paths []string, recursive bool) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		if p == "-" {
+			files = append(files, p)
+			continue
+		}
+		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("the path %q does not exist", p)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the path %q cannot be accessed: %v", p, err)
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && !recursive {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if hasManifestExtension(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+func hasManifestExtension(path string) bool {
+	ext := filepath.Ext(path)
+	for _, e := range manifestExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeManifestStream splits a stream into objects. Empty documents are
+// skipped; a List is flattened into its items, as kubectl does. The first
+// syntax error ends the stream with kubectl's "error parsing FILE: ..." text.
+func decodeManifestStream(r io.Reader, source string) ([]manifestDoc, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
+	var docs []manifestDoc
+	for {
+		var ext runtime.RawExtension
+		if err := dec.Decode(&ext); err != nil {
+			if err == io.EOF {
+				return docs, nil
+			}
+			return docs, fmt.Errorf("error parsing %s: %v", source, err)
+		}
+		raw := bytes.TrimSpace(ext.Raw)
+		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		objs, err := decodeManifestObject(raw, source)
+		if err != nil {
+			return docs, err
+		}
+		for _, o := range objs {
+			docs = append(docs, manifestDoc{Source: source, Obj: o})
+		}
+	}
+}
+
+// decodeManifestObject turns one JSON document into objects, flattening lists.
+func decodeManifestObject(raw []byte, source string) ([]*unstructured.Unstructured, error) {
+	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
+	if err != nil {
+		return nil, manifestKindError(raw, source, err)
+	}
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return []*unstructured.Unstructured{o}, nil
+	case *unstructured.UnstructuredList:
+		out := make([]*unstructured.Unstructured, 0, len(o.Items))
+		for i := range o.Items {
+			out = append(out, &o.Items[i])
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unable to decode %q: unexpected object %T", source, obj)
+}
+
+// manifestKindError words a document without apiVersion or kind as kubectl's
+// client-side validation does.
+func manifestKindError(raw []byte, source string, err error) error {
+	var missing []string
+	if !bytes.Contains(raw, []byte(`"apiVersion"`)) {
+		missing = append(missing, "apiVersion not set")
+	}
+	if !bytes.Contains(raw, []byte(`"kind"`)) {
+		missing = append(missing, "kind not set")
+	}
+	if len(missing) == 0 {
+		return fmt.Errorf("unable to decode %q: %v", source, err)
+	}
+	return fmt.Errorf("error validating %q: error validating data: [%s]; if you choose to ignore these errors, turn validation off with --validate=false",
+		source, strings.Join(missing, ", "))
+}
