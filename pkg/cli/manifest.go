@@ -10,9 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
 )
 
 // stdinSource is how kubectl names objects read from `-f -` in its messages.
@@ -182,4 +186,115 @@ func manifestKindError(raw []byte, source string, err error) error {
 	}
 	return fmt.Errorf("error validating %q: error validating data: [%s]; if you choose to ignore these errors, turn validation off with --validate=false",
 		source, strings.Join(missing, ", "))
+}
+
+// objectInfo is one object a write command works on: where it came from,
+// how it maps to a REST resource, and (when known) its content.
+type objectInfo struct {
+	Source    string
+	Mapping   *meta.RESTMapping
+	Namespace string
+	Name      string
+	Obj       *unstructured.Unstructured
+}
+
+// namespaced reports whether the object lives in a namespace.
+func (i *objectInfo) namespaced() bool {
+	return i.Mapping.Scope.Name() == meta.RESTScopeNameNamespace
+}
+
+// client is the dynamic client for the object's resource and namespace.
+func (i *objectInfo) client(dyn dynamic.Interface) dynamic.ResourceInterface {
+	if i.namespaced() {
+		return dyn.Resource(i.Mapping.Resource).Namespace(i.Namespace)
+	}
+	return dyn.Resource(i.Mapping.Resource)
+}
+
+// kindName is kubectl's "deployment.apps/web" (core kinds have no group).
+func (i *objectInfo) kindName() string {
+	return kindString(i.Mapping.GroupVersionKind.GroupKind()) + "/" + i.Name
+}
+
+// String is kubectl's resource.Info description used in some errors.
+func (i *objectInfo) String() string {
+	return fmt.Sprintf("Resource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q",
+		i.Mapping.Resource.String(), i.Mapping.GroupVersionKind.String(), i.Name, i.Namespace)
+}
+
+// kindString is the lower-case kind with its group: "deployment.apps", "pod".
+func kindString(gk schema.GroupKind) string {
+	k := strings.ToLower(gk.Kind)
+	if gk.Group == "" {
+		return k
+	}
+	return k + "." + gk.Group
+}
+
+// addSourceToErr is kubectl's wording for a failure on an object from a file:
+// API errors keep their reason and get `error when VERB "FILE": ` in front of
+// the message; other errors become plain text.
+func addSourceToErr(verb, source string, err error) error {
+	if source == "" {
+		return err
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		s := status.Status()
+		s.Message = fmt.Sprintf("error when %s %q: %v", verb, source, s.Message)
+		return &apierrors.StatusError{ErrStatus: s}
+	}
+	return fmt.Errorf("error when %s %q: %v", verb, source, err)
+}
+
+// manifestTarget says where objects without a namespace go, and whether the
+// user named that namespace explicitly (then a different one is an error).
+type manifestTarget struct {
+	Namespace string
+	Enforce   bool
+}
+
+// mapManifests resolves every document to its REST mapping and namespace.
+// Documents that fail are reported in kubectl's words and skipped; the rest
+// are returned in order.
+func mapManifests(mapper meta.RESTMapper, docs []manifestDoc, target manifestTarget) ([]*objectInfo, []error) {
+	var infos []*objectInfo
+	var errs []error
+	for _, d := range docs {
+		info, err := mapManifest(mapper, d, target)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		infos = append(infos, info)
+	}
+	return infos, errs
+}
+
+func mapManifest(mapper meta.RESTMapper, d manifestDoc, target manifestTarget) (*objectInfo, error) {
+	gvk := d.Obj.GroupVersionKind()
+	m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		if meta.IsNoMatchError(err) {
+			return nil, fmt.Errorf("resource mapping not found for name: %q namespace: %q from %q: %v\nensure CRDs are installed first",
+				d.Obj.GetName(), d.Obj.GetNamespace(), d.Source, err)
+		}
+		return nil, fmt.Errorf("unable to recognize %q: %v", d.Source, err)
+	}
+	info := &objectInfo{Source: d.Source, Mapping: m, Name: d.Obj.GetName(), Obj: d.Obj}
+	if !info.namespaced() {
+		d.Obj.SetNamespace("")
+		return info, nil
+	}
+	ns := d.Obj.GetNamespace()
+	switch {
+	case ns == "":
+		ns = target.Namespace
+		d.Obj.SetNamespace(ns)
+	case target.Enforce && ns != target.Namespace:
+		return nil, fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.",
+			ns, target.Namespace, ns)
+	}
+	info.Namespace = ns
+	return info, nil
 }

@@ -1,0 +1,28 @@
+// Package cli is minictl: a kubectl-compatible command-line client.
+//
+// # Shared surface for command authors
+//
+// Every command is built by a constructor
+//
+//	func newXCmd(f *Factory, streams IOStreams) *cobra.Command
+//
+// and registered in the marked list in root.go. A command returns its error
+// from RunE; Execute prints it in kubectl's words (see errors.go) and picks
+// the exit status. Commands never call os.Exit.
+//
+//   - Factory (factory.go): the client side of the global flags — RESTConfig,
+//     Namespace, Clientset, Dynamic, Discovery, RESTMapper.
+//   - Resolution (resolve.go): Factory.ResolveResource for one TYPE and
+//     Factory.ResolveArgs for kubectl's TYPE NAME..., TYPE/NAME... and
+//     TYPE1,TYPE2 forms, both through discovery.
+//   - Errors (errors.go): ErrExit (exit 1, nothing printed), ExitError
+//     (any status), PrintError and UsageErrorf.
+//   - Printers (print_*.go): PrintFlags turns -o into an ObjectPrinter;
+//     ResourceString gives kubectl's "deployment.apps/web" names.
+//
+// # Deviations from kubectl
+//
+// minictl does not import k8s.io/cli-runtime or k8s.io/kubectl (their
+// dependency trees are kubectl-sized); it reimplements the parts it needs on
+// client-go, apimachinery and text layout that follows kubectl's tab writer.
+package cli

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// IOStreams are the standard streams a command reads and writes. Tests
+// substitute buffers.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// StdStreams are the process's stdin, stdout and stderr.
+func StdStreams() IOStreams {
+	return IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+}
+
+// NewRootCmd builds the minictl command tree with kubectl's global flags.
+func NewRootCmd(streams IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "minictl",
+		Short: "minictl controls a miniapi (or any Kubernetes) API server",
+		Long: "minictl controls a miniapi (or any Kubernetes) API server.\n\n" +
+			"It speaks kubectl's language: the same commands, flags, output and exit codes.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	cmd.SetIn(streams.In)
+	cmd.SetOut(streams.Out)
+	cmd.SetErr(streams.ErrOut)
+	cmd.SetFlagErrorFunc(flagError)
+	cmd.SetGlobalNormalizationFunc(normalizeFlagName)
+
+	f := NewFactory()
+	f.AddFlags(cmd.PersistentFlags())
+
+	// ---- subcommands: add new commands here, one line each ----
+	// Read side (foundation helper).
+	// cmd.AddCommand(newGetCmd(f, streams))
+	// cmd.AddCommand(newScaleCmd(f, streams))
+	// cmd.AddCommand(newAPIResourcesCmd(f, streams))
+	cmd.AddCommand(newVersionCmd(f, streams))
+	// cmd.AddCommand(newClusterInfoCmd(f, streams))
+	// cmd.AddCommand(newConfigCmd(f, streams))
+	cmd.AddCommand(newCompletionCmd(streams))
+	// Write side (create, apply, delete, edit, patch, label, annotate,
+	// describe, rollout) is added below this line.
+	// ---- end of subcommands ----
+
+	return cmd
+}
+
+// flagError keeps cobra's wording ("unknown flag: --foo"); PrintError adds
+// kubectl's "error: " prefix. (kubectl also prints the usage text first;
+// minictl does not.)
+func flagError(_ *cobra.Command, err error) error { return err }
+
+// normalizeFlagName accepts --foo_bar for --foo-bar, as kubectl does.
+func normalizeFlagName(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	return pflag.NormalizedName(strings.ReplaceAll(name, "_", "-"))
+}
+
+// Execute runs minictl with args and returns the process exit status. It
+// prints errors in kubectl's words and turns a panic into a one-line error.
+func Execute(args []string, streams IOStreams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(streams.ErrOut, "error: internal error: %v\n", r)
+			code = 1
+		}
+	}()
+	cmd := NewRootCmd(streams)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	if err == nil {
+		return 0
+	}
+	return PrintError(streams.ErrOut, err)
+}
