@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,6 +19,12 @@ const fieldManagerApply = "kubectl-client-side-apply"
 // applyConflictRetries is how often apply recomputes its patch after a 409,
 // as kubectl's patcher does.
 const applyConflictRetries = 5
+
+// warningNoLastApplied is kubectl's warning for applying to an object that
+// was not created by apply; the patch then adds the annotation.
+const warningNoLastApplied = "Warning: resource %s is missing the " + lastAppliedAnnotation +
+	" annotation which is required by minictl apply. minictl apply should only be used on resources created declaratively by" +
+	" either minictl create --save-config or minictl apply. The missing annotation will be patched automatically.\n"
 
 func newApplyCmd(f *Factory, streams IOStreams) *cobra.Command {
 	var ff fileFlags
@@ -56,7 +63,7 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 		return err
 	}
 	for _, info := range infos {
-		outcome, err := applyOne(ctx, dyn, info)
+		outcome, err := applyOne(ctx, dyn, info, e.streams.ErrOut)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -69,7 +76,7 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 // applyOne creates the object (with its last-applied annotation) when it
 // does not exist, or patches it by three-way merge; it returns kubectl's
 // word for what happened: created, configured or unchanged.
-func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo) (string, error) {
+func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, errOut io.Writer) (string, error) {
 	modified, err := modifiedConfiguration(info.Obj, true)
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving modified configuration from:\n%s\nfor:", info), info.Source, err)
@@ -85,6 +92,9 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo) (str
 	}
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving current configuration of:\n%s\nfrom server for:", info), info.Source, err)
+	}
+	if _, ok := current.GetAnnotations()[lastAppliedAnnotation]; !ok {
+		fmt.Fprintf(errOut, warningNoLastApplied, info.Mapping.Resource.GroupResource().String()+"/"+info.Name)
 	}
 	for attempt := 0; ; attempt++ {
 		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current)

@@ -56,6 +56,12 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	cmd.AddCommand(newCompletionCmd(streams))
 	// Write side (create, apply, delete, edit, patch, label, annotate,
 	// describe, rollout) is added below this line.
+	cmd.AddCommand(newCreateCmd(f, streams))
+	cmd.AddCommand(newApplyCmd(f, streams))
+	cmd.AddCommand(newDeleteCmd(f, streams))
+	cmd.AddCommand(newPatchCmd(f, streams))
+	cmd.AddCommand(newLabelCmd(f, streams))
+	cmd.AddCommand(newAnnotateCmd(f, streams))
 	// ---- end of subcommands ----
 
 	return cmd

@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/types"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+)
+
+// deleteOptions are kubectl delete's flags.
+type deleteOptions struct {
+	files          fileFlags
+	selector       string
+	all            bool
+	allNamespaces  bool
+	cascade        string
+	gracePeriod    int
+	now            bool
+	force          bool
+	wait           bool
+	ignoreNotFound bool
+	timeout        time.Duration
+}
+
+func newDeleteCmd(f *Factory, streams IOStreams) *cobra.Command {
+	o := &deleteOptions{}
+	cmd := &cobra.Command{
+		Use:   "delete ([-f FILENAME] | TYPE [(NAME | -l label | --all)])",
+		Short: "Delete resources by file names, stdin, resources and names, or by resources and label selector",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := newWriteEnv(f, streams)
+			if err != nil {
+				return err
+			}
+			return env.delete(cmd.Context(), o, args)
+		},
+	}
+	o.files.add(cmd, "containing the resource to delete")
+	fl := cmd.Flags()
+	fl.StringVarP(&o.selector, "selector", "l", "", "Selector (label query) to filter on.")
+	fl.BoolVar(&o.all, "all", false, "Delete all resources, in the namespace of the specified resource types.")
+	fl.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "If present, list the requested object(s) across all namespaces.")
+	fl.StringVar(&o.cascade, "cascade", "background", `Must be "background", "orphan", or "foreground".`)
+	fl.Lookup("cascade").NoOptDefVal = "background"
+	fl.IntVar(&o.gracePeriod, "grace-period", -1, "Period of time in seconds given to the resource to terminate gracefully.")
+	fl.BoolVar(&o.now, "now", false, "If true, resources are signaled for immediate shutdown (same as --grace-period=1).")
+	fl.BoolVar(&o.force, "force", false, "If true, immediately remove resources from API and bypass graceful deletion.")
+	fl.BoolVar(&o.wait, "wait", true, "If true, wait for resources to be gone before returning.")
+	fl.BoolVar(&o.ignoreNotFound, "ignore-not-found", false, "Treat \"resource not found\" as a successful delete.")
+	fl.DurationVar(&o.timeout, "timeout", 0, "The length of time to wait before giving up on a delete, zero means determine a timeout from the size of the object")
+	return cmd
+}
+
+// propagationPolicy maps --cascade to the API's DeletionPropagation.
+func propagationPolicy(cascade string) (metav1.DeletionPropagation, error) {
+	switch cascade {
+	case "background", "true":
+		return metav1.DeletePropagationBackground, nil
+	case "foreground":
+		return metav1.DeletePropagationForeground, nil
+	case "orphan", "false":
+		return metav1.DeletePropagationOrphan, nil
+	}
+	return "", fmt.Errorf("invalid cascade value (%v). Must be \"background\", \"foreground\", or \"orphan\"", cascade)
+}
+
+func (o *deleteOptions) deleteOptions() (metav1.DeleteOptions, error) {
+	policy, err := propagationPolicy(o.cascade)
+	if err != nil {
+		return metav1.DeleteOptions{}, err
+	}
+	grace := o.gracePeriod
+	switch {
+	case o.now && grace >= 0:
+		return metav1.DeleteOptions{}, fmt.Errorf("--now and --grace-period cannot be specified together")
+	case o.now:
+		grace = 1
+	case o.force && grace < 0:
+		grace = 0
+	}
+	opts := metav1.DeleteOptions{PropagationPolicy: &policy}
+	if grace >= 0 {
+		g := int64(grace)
+		opts.GracePeriodSeconds = &g
+	}
+	return opts, nil
+}
+
+func (e *writeEnv) delete(ctx context.Context, o *deleteOptions, args []string) error {
+	opts, err := o.deleteOptions()
+	if err != nil {
+		return err
+	}
+	infos, errs, err := e.deleteTargets(ctx, o, args)
+	if err != nil {
+		return err
+	}
+	dyn, err := e.f.Dynamic()
+	if err != nil {
+		return err
+	}
+	warnClusterScope := e.target.Enforce && !o.allNamespaces
+	var deleted []*objectInfo
+	uids := map[*objectInfo]types.UID{}
+	for _, info := range infos {
+		if warnClusterScope && !info.namespaced() {
+			fmt.Fprintln(e.streams.ErrOut, "warning: deleting cluster-scoped resources, not scoped to the provided namespace")
+			warnClusterScope = false
+		}
+		uid, err := deleteObject(ctx, dyn, info, opts)
+		if err != nil {
+			if o.ignoreNotFound && apierrors.IsNotFound(err) {
+				continue
+			}
+			errs = append(errs, addSourceToErr("deleting", info.Source, err))
+			continue
+		}
+		fmt.Fprintln(e.streams.Out, deletedMessage(info, opts.GracePeriodSeconds))
+		deleted = append(deleted, info)
+		uids[info] = uid
+	}
+	if len(errs) > 0 {
+		return utilerrors.NewAggregate(errs)
+	}
+	if len(deleted) == 0 {
+		fmt.Fprintln(e.streams.Out, "No resources found")
+		return nil
+	}
+	if !o.wait {
+		return nil
+	}
+	return waitDeleted(ctx, dyn, deleted, uids, o.timeout)
+}
+
+// deletedMessage is kubectl's `deployment.apps "web" deleted from default namespace`.
+func deletedMessage(info *objectInfo, grace *int64) string {
+	op := "deleted"
+	if grace != nil && *grace == 0 {
+		op = "force deleted"
+	}
+	if info.namespaced() {
+		op = fmt.Sprintf("%s from %s namespace", op, info.Namespace)
+	}
+	return fmt.Sprintf("%s %q %s", kindString(info.Mapping.GroupVersionKind.GroupKind()), info.Name, op)
+}
+
+// deleteObject sends the DELETE. The dynamic client does not return the
+// response's uid, so the wait learns it from its first GET instead.
+func deleteObject(ctx context.Context, dyn dynamic.Interface, info *objectInfo, opts metav1.DeleteOptions) (types.UID, error) {
+	return "", info.client(dyn).Delete(ctx, info.Name, opts)
+}
+
+// deleteTargets collects what to delete from -f, from TYPE NAME arguments or
+// from TYPE with -l/--all (listing the matches first, as kubectl does).
+func (e *writeEnv) deleteTargets(ctx context.Context, o *deleteOptions, args []string) ([]*objectInfo, []error, error) {
+	if len(o.files.Filenames) > 0 {
+		if len(args) > 0 {
+			return nil, nil, fmt.Errorf("cannot specify both file names and resource arguments")
+		}
+		return e.readInfos(o.files)
+	}
+	if len(args) == 0 {
+		return nil, nil, fmt.Errorf("You must provide one or more resources by argument or filename.\n" +
+			"Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
+	}
+	refs, err := e.f.ResolveArgs(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	var infos []*objectInfo
+	for _, r := range refs {
+		if r.Name != "" {
+			if o.selector != "" || o.all {
+				return nil, nil, fmt.Errorf("name cannot be provided when a selector is specified")
+			}
+			infos = append(infos, e.refInfo(r, r.Name, e.target.Namespace))
+			continue
+		}
+		if o.selector == "" && !o.all {
+			return nil, nil, fmt.Errorf("resource(s) were provided, but no name was specified")
+		}
+		listed, err := e.listTargets(ctx, r, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		infos = append(infos, listed...)
+	}
+	return infos, nil, nil
+}
+
+func (e *writeEnv) refInfo(r ResourceRef, name, namespace string) *objectInfo {
+	info := &objectInfo{Mapping: r.Mapping, Name: name}
+	if r.Namespaced() {
+		info.Namespace = namespace
+	}
+	return info
+}
+
+func (e *writeEnv) listTargets(ctx context.Context, r ResourceRef, o *deleteOptions) ([]*objectInfo, error) {
+	dyn, err := e.f.Dynamic()
+	if err != nil {
+		return nil, err
+	}
+	var res dynamic.ResourceInterface = dyn.Resource(r.Mapping.Resource)
+	if r.Namespaced() && !o.allNamespaces {
+		res = dyn.Resource(r.Mapping.Resource).Namespace(e.target.Namespace)
+	}
+	list, err := res.List(ctx, metav1.ListOptions{LabelSelector: o.selector})
+	if err != nil {
+		return nil, err
+	}
+	var infos []*objectInfo
+	for i := range list.Items {
+		it := &list.Items[i]
+		infos = append(infos, e.refInfo(r, it.GetName(), it.GetNamespace()))
+	}
+	return infos, nil
+}
+
+// waitDeleted blocks until every deleted object is gone (or replaced by a
+// new object with another uid), like kubectl delete's default --wait: a GET
+// first, then a watch on the one name while it still exists.
+func waitDeleted(ctx context.Context, dyn dynamic.Interface, infos []*objectInfo, uids map[*objectInfo]types.UID, timeout time.Duration) error {
+	if timeout == 0 {
+		timeout = 168 * time.Hour
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for _, info := range infos {
+		if err := waitOneDeleted(ctx, dyn, info, uids[info]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func waitOneDeleted(ctx context.Context, dyn dynamic.Interface, info *objectInfo, uid types.UID) error {
+	res := info.client(dyn)
+	for {
+		obj, err := res.Get(ctx, info.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return waitTimeoutError(info)
+			}
+			return err
+		}
+		if uid != "" && obj.GetUID() != uid {
+			return nil
+		}
+		uid = obj.GetUID()
+		gone, err := watchUntilDeleted(ctx, res, info.Name, uid)
+		if gone {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return waitTimeoutError(info)
+		}
+		if err != nil && !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
+			return err
+		}
+	}
+}
+
+func waitTimeoutError(info *objectInfo) error {
+	return fmt.Errorf("timed out waiting for the condition on %s/%s", info.Mapping.Resource.Resource, info.Name)
+}
+
+// watchUntilDeleted watches one object by name (WatchList: the current state
+// first, then changes) and reports whether a DELETED event for uid arrived.
+func watchUntilDeleted(ctx context.Context, res dynamic.ResourceInterface, name string, uid types.UID) (bool, error) {
+	sendInitial := true
+	w, err := res.Watch(ctx, metav1.ListOptions{
+		FieldSelector:        fields.OneTermEqualSelector("metadata.name", name).String(),
+		AllowWatchBookmarks:  true,
+		SendInitialEvents:    &sendInitial,
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+	})
+	if err != nil {
+		return false, err
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return false, nil
+			}
+			switch ev.Type {
+			case watch.Deleted:
+				if m, ok := ev.Object.(metav1.Object); !ok || m.GetUID() == uid {
+					return true, nil
+				}
+			case watch.Error:
+				return false, apierrors.FromObject(ev.Object)
+			}
+		}
+	}
+}
