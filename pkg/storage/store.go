@@ -25,6 +25,9 @@ var (
 	ErrWatcherTooSlow = errors.New("storage: watcher fell behind")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("storage: store closed")
+	// ErrFutureRevision: a List asked for a revision the store has not
+	// reached yet (etcd's ErrFutureRev).
+	ErrFutureRevision = errors.New("storage: revision is in the future")
 )
 
 // KV is one stored key with its value and revisions.
@@ -47,7 +50,10 @@ type ListOptions struct {
 	Limit int
 	// Revision, when non-zero, asks for the list as of that revision.
 	// Backends that keep only the latest state answer ErrExpired for any
-	// revision other than the current one.
+	// revision other than the current one. The bbolt backend answers
+	// revisions back to the start of its watch history, ErrExpired before
+	// that, and ErrFutureRevision after the current one. ListResult.Revision
+	// is then the requested revision.
 	Revision int64
 }
 

@@ -1,0 +1,183 @@
+package boltstore
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// Group commit. One goroutine, the committer, owns every write: it takes
+// all queued ops (up to MaxBatch), applies them in arrival order in one
+// db.Update — each op sees the effects of the ones before it and fails
+// alone when its check fails — commits with one fsync, publishes the events
+// to the watchers in revision order, and only then answers the callers.
+//
+// bbolt's db.Batch would also share the fsync, but it may run a function
+// more than once and in a different transaction after a failure, and it
+// gives no single place that knows the batch's final revision order; the
+// watch fan-out needs exactly that, so the store keeps its own loop. There
+// is no batching delay: while one transaction syncs, the next batch queues
+// up, so the batch grows with the load by itself.
+
+// committer holds the state only the commit loop touches.
+type committer struct {
+	store *Store
+	// rev is the last committed revision.
+	rev int64
+	// diskOldest is the revision of the oldest event in the events
+	// bucket; the events before rev+1-HistorySize are deleted.
+	diskOldest int64
+}
+
+// commitLoop runs until Close closes s.reqs, then commits what is left.
+func (s *Store) commitLoop(c *committer) {
+	defer s.wg.Done()
+	batch := make([]*op, 0, s.opts.MaxBatch)
+	for o := range s.reqs {
+		batch = append(batch[:0], o)
+		batch = s.drain(batch)
+		c.commit(batch)
+		clear(batch)
+	}
+}
+
+// drain appends the ops already queued, without waiting for more.
+func (s *Store) drain(batch []*op) []*op {
+	for len(batch) < s.opts.MaxBatch {
+		select {
+		case o, ok := <-s.reqs:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, o)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// commit writes one batch in one transaction and answers every op in it.
+func (c *committer) commit(batch []*op) {
+	s := c.store
+	start := time.Now()
+	results := make([]result, len(batch))
+	var events []storage.Event
+	rev, oldest := c.rev, c.diskOldest
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		rev, oldest, events = c.rev, c.diskOldest, events[:0]
+		kvs, evs := tx.Bucket(bucketKV), tx.Bucket(bucketEvents)
+		for i, o := range batch {
+			if err := o.ctx.Err(); err != nil {
+				results[i].err = err
+				continue
+			}
+			ev, opErr, err := apply(kvs, o, rev+1)
+			if err != nil {
+				return err
+			}
+			if opErr != nil {
+				results[i].err = opErr
+				continue
+			}
+			rev++
+			if err := evs.Put(revKey(rev), encodeEvent(ev)); err != nil {
+				return err
+			}
+			events = append(events, ev)
+			results[i].kv = ev.KV
+		}
+		if rev == c.rev {
+			return nil
+		}
+		var err error
+		oldest, err = trimHistory(evs, oldest, rev-int64(s.opts.HistorySize))
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(metaRevision, revKey(rev))
+	})
+	if err != nil {
+		err = fmt.Errorf("boltstore: commit: %w", err)
+		s.log.Error("commit failed", "ops", len(batch), "err", err)
+		for i := range results {
+			results[i] = result{err: err}
+		}
+	} else {
+		c.rev, c.diskOldest = rev, oldest
+		s.rev.Store(rev)
+		s.hub.publish(events)
+		if s.opts.OnCommit != nil {
+			s.opts.OnCommit(len(batch), time.Since(start))
+		}
+	}
+	for i, o := range batch {
+		o.done <- results[i]
+	}
+}
+
+// apply performs one op as revision rev. opErr is the op's own failure
+// (ErrExists, ErrNotFound, ErrConflict); err fails the whole transaction.
+func apply(kvs *bolt.Bucket, o *op, rev int64) (ev storage.Event, opErr, err error) {
+	key := []byte(o.key)
+	var prev *storage.KV
+	if v := kvs.Get(key); v != nil {
+		kv, err := decodeRecord(o.key, v)
+		if err != nil {
+			return ev, nil, err
+		}
+		prev = &kv
+	}
+	switch o.kind {
+	case opCreate:
+		if prev != nil {
+			return ev, fmt.Errorf("%w: %s", storage.ErrExists, o.key), nil
+		}
+		kv := storage.KV{Key: o.key, Value: o.value, CreateRevision: rev, ModRevision: rev}
+		return storage.Event{Type: storage.Put, KV: kv}, nil, kvs.Put(key, encodeRecord(rev, rev, o.value))
+	case opUpdate:
+		if opErr := precondition(o, prev, false); opErr != nil {
+			return ev, opErr, nil
+		}
+		kv := storage.KV{Key: o.key, Value: o.value, CreateRevision: prev.CreateRevision, ModRevision: rev}
+		return storage.Event{Type: storage.Put, KV: kv, PrevKV: prev}, nil, kvs.Put(key, encodeRecord(kv.CreateRevision, rev, o.value))
+	case opDelete:
+		if opErr := precondition(o, prev, true); opErr != nil {
+			return ev, opErr, nil
+		}
+		kv := *prev
+		kv.ModRevision = rev
+		return storage.Event{Type: storage.Delete, KV: kv, PrevKV: prev}, nil, kvs.Delete(key)
+	}
+	return ev, nil, errors.New("boltstore: unknown op")
+}
+
+// precondition checks that the key exists and, unless anyRevision allows 0,
+// that its ModRevision is the expected one.
+func precondition(o *op, prev *storage.KV, anyRevision bool) error {
+	if prev == nil {
+		return fmt.Errorf("%w: %s", storage.ErrNotFound, o.key)
+	}
+	if anyRevision && o.expected == 0 {
+		return nil
+	}
+	if prev.ModRevision != o.expected {
+		return fmt.Errorf("%w: %s is at revision %d, not %d", storage.ErrConflict, o.key, prev.ModRevision, o.expected)
+	}
+	return nil
+}
+
+// trimHistory deletes the events at revisions [oldest, cutoff] and returns
+// the new oldest kept revision.
+func trimHistory(evs *bolt.Bucket, oldest, cutoff int64) (int64, error) {
+	for ; oldest <= cutoff; oldest++ {
+		if err := evs.Delete(revKey(oldest)); err != nil {
+			return oldest, err
+		}
+	}
+	return oldest, nil
+}

@@ -1,0 +1,55 @@
+package boltstore
+
+import (
+	"strings"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// history is the in-memory copy of the events bucket: a ring of the last
+// len(buf) events. Every write makes exactly one event and takes exactly
+// the next revision, so the ring holds the contiguous revisions
+// [last-n+1, last] and an event's slot follows from its revision.
+type history struct {
+	buf   []storage.Event
+	start int   // slot of the oldest event
+	n     int   // events held
+	last  int64 // revision of the newest event (the store revision)
+}
+
+func newHistory(size int, rev int64, events []storage.Event) *history {
+	h := &history{buf: make([]storage.Event, size), last: rev - int64(len(events))}
+	for _, ev := range events {
+		h.append(ev)
+	}
+	return h
+}
+
+func eventRevision(ev storage.Event) int64 { return ev.KV.ModRevision }
+
+func (h *history) append(ev storage.Event) {
+	if h.n < len(h.buf) {
+		h.buf[(h.start+h.n)%len(h.buf)] = ev
+		h.n++
+	} else {
+		h.buf[h.start] = ev
+		h.start = (h.start + 1) % len(h.buf)
+	}
+	h.last = eventRevision(ev)
+}
+
+// oldest is the revision of the oldest kept event; last+1 when none is.
+func (h *history) oldest() int64 { return h.last - int64(h.n) + 1 }
+
+// since returns the kept events after revision rev under prefix, oldest
+// first. The caller has checked rev >= oldest()-1.
+func (h *history) since(rev int64, prefix string) []storage.Event {
+	var out []storage.Event
+	for i := int(rev + 1 - h.oldest()); i < h.n; i++ {
+		ev := h.buf[(h.start+i)%len(h.buf)]
+		if strings.HasPrefix(ev.KV.Key, prefix) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
