@@ -43,3 +43,28 @@ type Scaler interface {
 	// SetReplicas sets spec.replicas.
 	SetReplicas(obj runtime.Object, replicas int32)
 }
+
+// StatusValidator is implemented by the strategies of kinds with a status
+// subresource. A write to /status is checked with ValidateStatusUpdate
+// (after PrepareForStatusUpdate) instead of ValidateUpdate, as
+// kube-apiserver's status strategies do: metadata rules plus the status'
+// own rules (counts not negative, ready not above total...). The spec is
+// not re-validated there, since PrepareForStatusUpdate restored it.
+type StatusValidator interface {
+	ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList
+}
+
+// GenerationTracker is implemented by the strategies of kinds whose
+// metadata.generation kube-apiserver maintains (Pods, ReplicaSets,
+// Deployments). For the other kinds (Namespaces, Nodes, Events)
+// kube-apiserver leaves generation unset, and `kubectl get -o yaml` shows
+// none; handlers should do the same when TracksGeneration is false or the
+// strategy does not implement this interface.
+//
+// GenerationChanged is meant for writes to the main resource only: a
+// write through /status never moves the generation, even when it changes
+// annotations (the deployment controller records its revision annotation
+// through /status, and generation stays 1).
+type GenerationTracker interface {
+	TracksGeneration() bool
+}

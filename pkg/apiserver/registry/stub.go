@@ -28,8 +28,6 @@ func (stubStrategy) FieldSet(obj runtime.Object) fields.Set {
 type (
 	namespaceStrategy  struct{ stubStrategy }
 	nodeStrategy       struct{ stubStrategy }
-	podStrategy        struct{ stubStrategy }
 	eventStrategy      struct{ stubStrategy }
 	replicaSetStrategy struct{ stubStrategy }
-	deploymentStrategy struct{ stubStrategy }
 )
