@@ -29,5 +29,4 @@ type (
 	namespaceStrategy  struct{ stubStrategy }
 	nodeStrategy       struct{ stubStrategy }
 	eventStrategy      struct{ stubStrategy }
-	replicaSetStrategy struct{ stubStrategy }
 )
