@@ -1,0 +1,322 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// Finalizers the server adds for propagationPolicy; the garbage collector
+// removes them.
+const (
+	finalizerForeground = metav1.FinalizerDeleteDependents // "foregroundDeletion"
+	finalizerOrphan     = metav1.FinalizerOrphanDependents // "orphan"
+)
+
+var deleteOptionsGVK = metav1.SchemeGroupVersion.WithKind("DeleteOptions")
+
+// readDeleteOptions reads DeleteOptions from the body (JSON or protobuf)
+// and the query string, the query winning as in kube-apiserver.
+func readDeleteOptions(w http.ResponseWriter, r *http.Request) (*metav1.DeleteOptions, error) {
+	opts := &metav1.DeleteOptions{}
+	body, err := readBody(w, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > 0 {
+		gvk := deleteOptionsGVK
+		dec, err := decodeBody(r, body, gvk, func() runtime.Object { return &metav1.DeleteOptions{} })
+		if err != nil {
+			// Clients send DeleteOptions as meta.k8s.io/v1 or as v1.
+			gvk.Group = ""
+			dec, err = decodeBody(r, body, gvk, func() runtime.Object { return &metav1.DeleteOptions{} })
+			if err != nil {
+				return nil, err
+			}
+		}
+		opts = dec.obj.(*metav1.DeleteOptions)
+	}
+	query := r.URL.Query()
+	if v := query.Get("gracePeriodSeconds"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid gracePeriodSeconds %q", v))
+		}
+		opts.GracePeriodSeconds = &n
+	}
+	if v := query.Get("propagationPolicy"); v != "" {
+		p := metav1.DeletionPropagation(v)
+		opts.PropagationPolicy = &p
+	}
+	if v := query.Get("orphanDependents"); v != "" {
+		b := v == "true"
+		opts.OrphanDependents = &b
+	}
+	if _, ok := query["dryRun"]; ok {
+		dry, err := isDryRun(r)
+		if err != nil {
+			return nil, err
+		}
+		if dry {
+			opts.DryRun = []string{metav1.DryRunAll}
+		}
+	}
+	if p := opts.PropagationPolicy; p != nil {
+		switch *p {
+		case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
+		default:
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("propagationPolicy: Unsupported value: %q", *p))
+		}
+	}
+	return opts, nil
+}
+
+// delete answers DELETE of one object.
+func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
+	out, err := negotiate(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	opts, err := readDeleteOptions(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	obj, deleted, err := s.deleteObject(r.Context(), q, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if !deleted {
+		s.writeObject(w, out, http.StatusOK, obj)
+		return
+	}
+	m, _ := meta.Accessor(obj)
+	out.view = viewObject
+	s.writeObject(w, out, http.StatusOK, &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusSuccess,
+		Details:  &metav1.StatusDetails{Name: q.name, Group: q.res.Group, Kind: q.res.Resource, UID: m.GetUID()},
+	})
+}
+
+// deleteObject deletes the named object, or only marks it (deletionTimestamp)
+// when finalizers or a pod's grace period keep it. deleted says which.
+func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.DeleteOptions) (obj runtime.Object, deleted bool, err error) {
+	dryRun := len(opts.DryRun) > 0
+	for attempt := 1; ; attempt++ {
+		kv, err := s.getKV(ctx, q)
+		if err != nil {
+			return nil, false, err
+		}
+		cur, err := decodeStored(q.res, kv)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := checkPreconditions(q, cur, opts.Preconditions); err != nil {
+			return nil, false, err
+		}
+		marked, keep := s.markDeleting(cur, opts)
+		if keep {
+			if !marked || dryRun {
+				return cur, false, nil
+			}
+			b, err := encodeForStore(cur)
+			if err != nil {
+				return nil, false, err
+			}
+			rev, err := s.store.Update(ctx, kv.Key, b, kv.ModRevision)
+			if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
+				continue
+			}
+			if err != nil {
+				return nil, false, s.storeError(q, err)
+			}
+			m, _ := meta.Accessor(cur)
+			m.SetResourceVersion(formatRV(rev))
+			return cur, false, nil
+		}
+		if dryRun {
+			return cur, true, nil
+		}
+		_, err = s.store.Delete(ctx, kv.Key, kv.ModRevision)
+		if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, false, s.storeError(q, err)
+		}
+		return cur, true, nil
+	}
+}
+
+// checkPreconditions answers 409 when DeleteOptions' uid or
+// resourceVersion precondition does not hold.
+func checkPreconditions(q request, cur runtime.Object, pre *metav1.Preconditions) error {
+	if pre == nil {
+		return nil
+	}
+	m, err := meta.Accessor(cur)
+	if err != nil {
+		return err
+	}
+	if pre.UID != nil && *pre.UID != m.GetUID() {
+		return apierrors.NewConflict(q.gr(), q.name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *pre.UID, m.GetUID()))
+	}
+	if pre.ResourceVersion != nil && *pre.ResourceVersion != m.GetResourceVersion() {
+		return apierrors.NewConflict(q.gr(), q.name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *pre.ResourceVersion, m.GetResourceVersion()))
+	}
+	return nil
+}
+
+// markDeleting applies a delete request to obj in place. keep says the
+// object must stay (finalizers, a namespace's spec.finalizers, a running
+// pod's grace period); changed says obj was modified and must be written.
+func (s *Server) markDeleting(obj runtime.Object, opts *metav1.DeleteOptions) (changed, keep bool) {
+	m, _ := meta.Accessor(obj)
+	now := metav1.NewTime(s.now().UTC().Truncate(1e9))
+
+	if ns, ok := obj.(*corev1.Namespace); ok {
+		if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
+			return false, false
+		}
+		if ns.DeletionTimestamp == nil {
+			ns.DeletionTimestamp = &now
+			zero := int64(0)
+			ns.DeletionGracePeriodSeconds = &zero
+			changed = true
+		}
+		if ns.Status.Phase != corev1.NamespaceTerminating {
+			ns.Status.Phase = corev1.NamespaceTerminating
+			changed = true
+		}
+		return changed, true
+	}
+
+	if policyFinalizer := propagationFinalizer(opts); policyFinalizer != "" && !hasFinalizer(m, policyFinalizer) {
+		m.SetFinalizers(append(m.GetFinalizers(), policyFinalizer))
+		changed = true
+	}
+	if pod, ok := obj.(*corev1.Pod); ok && len(m.GetFinalizers()) == 0 {
+		grace := podGracePeriod(pod, opts)
+		if pod.Spec.NodeName == "" || grace == 0 {
+			return false, false
+		}
+		if pod.DeletionTimestamp == nil || *pod.DeletionGracePeriodSeconds > grace {
+			until := metav1.NewTime(now.Add(secondsDuration(grace)))
+			pod.DeletionTimestamp = &until
+			pod.DeletionGracePeriodSeconds = &grace
+			changed = true
+		}
+		return changed, true
+	}
+	if len(m.GetFinalizers()) == 0 {
+		return false, false
+	}
+	if m.GetDeletionTimestamp() == nil {
+		m.SetDeletionTimestamp(&now)
+		zero := int64(0)
+		m.SetDeletionGracePeriodSeconds(&zero)
+		changed = true
+	}
+	return changed, true
+}
+
+// propagationFinalizer is the finalizer a propagationPolicy asks for.
+func propagationFinalizer(opts *metav1.DeleteOptions) string {
+	if opts.PropagationPolicy != nil {
+		switch *opts.PropagationPolicy {
+		case metav1.DeletePropagationForeground:
+			return finalizerForeground
+		case metav1.DeletePropagationOrphan:
+			return finalizerOrphan
+		}
+		return ""
+	}
+	if opts.OrphanDependents != nil && *opts.OrphanDependents {
+		return finalizerOrphan
+	}
+	return ""
+}
+
+func hasFinalizer(m metav1.Object, f string) bool {
+	for _, x := range m.GetFinalizers() {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// podGracePeriod is the grace period of a pod delete: the request's, else
+// the pod's spec.terminationGracePeriodSeconds, else 30.
+func podGracePeriod(pod *corev1.Pod, opts *metav1.DeleteOptions) int64 {
+	switch {
+	case opts.GracePeriodSeconds != nil:
+		if *opts.GracePeriodSeconds < 0 {
+			return 0
+		}
+		return *opts.GracePeriodSeconds
+	case pod.Spec.TerminationGracePeriodSeconds != nil:
+		return *pod.Spec.TerminationGracePeriodSeconds
+	}
+	return corev1.DefaultTerminationGracePeriodSeconds
+}
+
+// deleteCollection answers DELETE of a collection: every selected object
+// is deleted as a single DELETE would, and the list of them is returned.
+func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request, q request) {
+	out, err := negotiate(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	opts, err := readDeleteOptions(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	p, err := readListParams(r, q)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	p.decodeAll, p.limit, p.cont = true, 0, ""
+	page, err := s.readList(r.Context(), q, p)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var done []listItem
+	for _, it := range page.items {
+		m, _ := meta.Accessor(it.obj)
+		one := q
+		one.namespace, one.name = m.GetNamespace(), m.GetName()
+		obj, _, err := s.deleteObject(r.Context(), one, opts)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		done = append(done, listItem{obj: obj})
+	}
+	list, err := s.typedList(q, listPage{items: done, rev: s.store.Revision()})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.writeObject(w, out, http.StatusOK, list)
+}

@@ -1,0 +1,23 @@
+// Package apiserver is miniapi's HTTP API: Kubernetes paths, verbs, content
+// types and Status errors over a storage.Store.
+//
+// # Basics
+//
+// Every served resource is an entry of registry.All(); the handlers are
+// generic over it. A request's whole path is in a few files: server.go
+// (routes), requestinfo.go (what the path names), one file per verb
+// (get.go, list.go, create.go, update.go, patch.go, delete.go, watch.go),
+// decode.go and negotiate.go/encode.go (bodies in and out), errors.go.
+//
+// Objects are stored as their JSON without kind, apiVersion and
+// resourceVersion, under /<group or "core">/<resource>/<namespace>/<name>
+// (no namespace segment for cluster-scoped kinds). metadata.resourceVersion
+// is the store's ModRevision, spliced into the stored bytes on the way out,
+// so a plain JSON list or watch never decodes an object it need not look at.
+//
+// # Caveats
+//
+// The store keeps only the latest state: a list at an older revision, or a
+// continue token older than the watch history, answers 410 Expired.
+// Server-side apply is not served (415).
+package apiserver

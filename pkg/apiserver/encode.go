@@ -1,0 +1,186 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/yaml"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
+)
+
+// writeObject answers obj (a typed object or list, or a Status/Scale)
+// in the negotiated output, with HTTP status code.
+func (s *Server) writeObject(w http.ResponseWriter, out output, code int, obj runtime.Object) {
+	body, err := s.render(out, obj)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", out.contentType())
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+// render turns obj into the negotiated view and encoding.
+func (s *Server) render(out output, obj runtime.Object) ([]byte, error) {
+	obj = s.transform(out, obj)
+	return encode(out, obj)
+}
+
+// transform applies the negotiated view: a Table or PartialObjectMetadata
+// in place of the object. Objects that have no such view (Status, Scale)
+// and Tables the printers cannot build fall back to the object itself.
+func (s *Server) transform(out output, obj runtime.Object) runtime.Object {
+	switch out.view {
+	case viewTable:
+		if t, err := s.table(obj, out.includeObject); err == nil {
+			return t
+		}
+	case viewPartial:
+		if p, ok := partial(obj); ok {
+			return p
+		}
+	}
+	return obj
+}
+
+// encode serializes obj in the chosen format. JSON ends with a newline, as
+// kube-apiserver's does.
+func encode(out output, obj runtime.Object) ([]byte, error) {
+	switch out.format {
+	case formatProtobuf:
+		info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaProtobuf)
+		var buf bytes.Buffer
+		if err := info.Serializer.Encode(obj, &buf); err != nil {
+			return nil, fmt.Errorf("encoding protobuf: %w", err)
+		}
+		return buf.Bytes(), nil
+	case formatYAML:
+		j, err := json.Marshal(obj)
+		if err != nil {
+			return nil, err
+		}
+		return yaml.JSONToYAML(j)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return finishJSON(out, b), nil
+}
+
+// finishJSON indents JSON for curl and adds the trailing newline.
+func finishJSON(out output, b []byte) []byte {
+	if out.pretty {
+		var buf bytes.Buffer
+		if json.Indent(&buf, b, "", "  ") == nil {
+			b = buf.Bytes()
+		}
+	}
+	return append(b, '\n')
+}
+
+// table builds the server-side Table of obj (an object or a list) with the
+// rows' objects as includeObject asks.
+func (s *Server) table(obj runtime.Object, includeObject string) (*metav1.Table, error) {
+	t, err := printers.Table(obj, s.now())
+	if err != nil {
+		return nil, err
+	}
+	t.Kind, t.APIVersion = "Table", "meta.k8s.io/v1"
+	if meta.IsListType(obj) {
+		if l, err := meta.ListAccessor(obj); err == nil {
+			t.ResourceVersion, t.Continue, t.RemainingItemCount = l.GetResourceVersion(), l.GetContinue(), l.GetRemainingItemCount()
+		}
+	} else if m, err := meta.Accessor(obj); err == nil {
+		t.ResourceVersion = m.GetResourceVersion()
+	}
+	for i := range t.Rows {
+		t.Rows[i].Object = rowObject(t.Rows[i].Object, includeObject)
+	}
+	return t, nil
+}
+
+// rowObject is a Table row's object for includeObject.
+func rowObject(ext runtime.RawExtension, includeObject string) runtime.RawExtension {
+	item := ext.Object
+	if item == nil {
+		return ext
+	}
+	switch includeObject {
+	case "None":
+		return runtime.RawExtension{}
+	case "Object":
+		b, err := json.Marshal(item)
+		if err != nil {
+			return runtime.RawExtension{}
+		}
+		return runtime.RawExtension{Raw: b}
+	}
+	p, ok := partial(item)
+	if !ok {
+		return runtime.RawExtension{}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return runtime.RawExtension{}
+	}
+	return runtime.RawExtension{Raw: b}
+}
+
+// partial is obj's PartialObjectMetadata (or PartialObjectMetadataList).
+func partial(obj runtime.Object) (runtime.Object, bool) {
+	if meta.IsListType(obj) {
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return nil, false
+		}
+		l, err := meta.ListAccessor(obj)
+		if err != nil {
+			return nil, false
+		}
+		list := &metav1.PartialObjectMetadataList{
+			TypeMeta: metav1.TypeMeta{Kind: "PartialObjectMetadataList", APIVersion: "meta.k8s.io/v1"},
+			ListMeta: metav1.ListMeta{ResourceVersion: l.GetResourceVersion(), Continue: l.GetContinue(), RemainingItemCount: l.GetRemainingItemCount()},
+			Items:    make([]metav1.PartialObjectMetadata, 0, len(items)),
+		}
+		for _, item := range items {
+			p, ok := partial(item)
+			if !ok {
+				return nil, false
+			}
+			pm := *p.(*metav1.PartialObjectMetadata)
+			pm.TypeMeta = metav1.TypeMeta{}
+			list.Items = append(list.Items, pm)
+		}
+		return list, true
+	}
+	acc, ok := obj.(metav1.ObjectMetaAccessor)
+	if !ok {
+		return nil, false
+	}
+	om, ok := acc.GetObjectMeta().(*metav1.ObjectMeta)
+	if !ok {
+		return nil, false
+	}
+	return &metav1.PartialObjectMetadata{
+		TypeMeta:   metav1.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1"},
+		ObjectMeta: *om,
+	}, true
+}
+
+// formatRV renders a revision as a resourceVersion.
+func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
+
+func metav1TypeMeta(gvk schema.GroupVersionKind) metav1.TypeMeta {
+	return metav1.TypeMeta{Kind: gvk.Kind, APIVersion: gvk.GroupVersion().String()}
+}

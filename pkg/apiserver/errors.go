@@ -1,0 +1,122 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// toStatus turns any error into the Status the client gets: API errors as
+// they are, storage errors as their Kubernetes counterparts, anything else
+// as 500 InternalError.
+func toStatus(err error) metav1.Status {
+	var api apierrors.APIStatus
+	if errors.As(err, &api) {
+		return api.Status()
+	}
+	switch {
+	case errors.Is(err, storage.ErrClosed):
+		return apierrors.NewServiceUnavailable("the server is shutting down").Status()
+	}
+	return apierrors.NewInternalError(err).Status()
+}
+
+// writeError answers err as a meta/v1 Status in JSON, which every client
+// accepts, with the Status's code as the HTTP status.
+func writeError(w http.ResponseWriter, err error) {
+	st := toStatus(err)
+	st.Kind, st.APIVersion = "Status", "v1"
+	if st.Code == 0 {
+		st.Code = http.StatusInternalServerError
+	}
+	b, _ := json.Marshal(st)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(int(st.Code))
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// statusError builds a Status error that apimachinery has no constructor
+// for (415, 406).
+func statusError(code int32, reason metav1.StatusReason, message string, details *metav1.StatusDetails) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure, Code: code, Reason: reason, Message: message, Details: details,
+	}}
+}
+
+// errUnsupportedBody is kube-apiserver's answer to a body in a format it
+// cannot read.
+func errUnsupportedBody() error {
+	return statusError(http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType,
+		"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
+}
+
+// errUnsupportedPatch is kube-apiserver's answer to a PATCH whose
+// Content-Type is not a patch type it serves.
+func errUnsupportedPatch() error {
+	return statusError(http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType,
+		"415: Unsupported Media Type", &metav1.StatusDetails{})
+}
+
+// errNotAcceptable answers an Accept header with no type the server speaks.
+func errNotAcceptable() error {
+	return statusError(http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable,
+		"only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
+}
+
+// errConflict is the 409 of a stale resourceVersion.
+func errConflict(gr schema.GroupResource, name string) error {
+	return apierrors.NewConflict(gr, name,
+		errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+}
+
+// errTooOld is the 410 of a watch or list at a revision no longer kept.
+func errTooOld(requested, oldest int64) error {
+	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest))
+}
+
+// errPathNotFound is kube-apiserver's 404 for a path it does not serve.
+func errPathNotFound() error {
+	return statusError(http.StatusNotFound, metav1.StatusReasonNotFound,
+		"the server could not find the requested resource", &metav1.StatusDetails{})
+}
+
+// storeError turns a storage error about q's object into its API error.
+func (s *Server) storeError(q request, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, storage.ErrNotFound):
+		return apierrors.NewNotFound(q.gr(), q.name)
+	case errors.Is(err, storage.ErrExists):
+		return apierrors.NewAlreadyExists(q.gr(), q.name)
+	case errors.Is(err, storage.ErrConflict):
+		return errConflict(q.gr(), q.name)
+	case errors.Is(err, storage.ErrExpired):
+		return errTooOld(0, s.store.Revision())
+	}
+	return err
+}
+
+// oldestRevision reads the oldest revision a storage.ErrExpired names
+// ("oldest watchable is N" / "oldest kept is N"), for the 410 message;
+// fallback when it names none.
+func oldestRevision(err error, fallback int64) int64 {
+	msg := err.Error()
+	for _, marker := range []string{"oldest watchable is ", "oldest kept is "} {
+		if i := strings.Index(msg, marker); i >= 0 {
+			var n int64
+			if _, scanErr := fmt.Sscanf(msg[i+len(marker):], "%d", &n); scanErr == nil {
+				return n
+			}
+		}
+	}
+	return fallback
+}

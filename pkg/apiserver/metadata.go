@@ -1,0 +1,128 @@
+package apiserver
+
+import (
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+)
+
+// hasGeneration lists the kinds kube-apiserver keeps metadata.generation
+// for: those whose spec a controller acts on.
+var hasGeneration = map[string]bool{"Deployment": true, "ReplicaSet": true, "Pod": true}
+
+// generateNameSuffix is the length of the random part of a generated
+// name, as kube-apiserver's (web-x7k2p).
+const generateNameSuffix = 5
+
+// maxGeneratedBase keeps a generated name within 63 characters.
+const maxGeneratedBase = 63 - generateNameSuffix
+
+// generateName turns metadata.generateName into a name.
+func generateName(base string) string {
+	if len(base) > maxGeneratedBase {
+		base = base[:maxGeneratedBase]
+	}
+	return base + utilrand.String(generateNameSuffix)
+}
+
+// checkRequestMeta compares the body's name and namespace with the URL's,
+// filling in what the body left out.
+func checkRequestMeta(q request, m metav1.Object) error {
+	if q.res.Namespaced {
+		switch ns := m.GetNamespace(); {
+		case ns == "":
+			m.SetNamespace(q.namespace)
+		case ns != q.namespace:
+			return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+	} else {
+		m.SetNamespace("")
+	}
+	if q.name != "" {
+		switch name := m.GetName(); {
+		case name == "":
+			m.SetName(q.name)
+		case name != q.name:
+			return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, q.name))
+		}
+	}
+	return nil
+}
+
+// prepareCreate sets what the server owns on a new object: uid, creation
+// time, generation, a generated name; it clears what a client may not set.
+func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRequestMeta(q, m); err != nil {
+		return nil, err
+	}
+	if m.GetName() == "" && m.GetGenerateName() != "" {
+		m.SetName(generateName(m.GetGenerateName()))
+	}
+	if m.GetName() == "" {
+		return nil, apierrors.NewInvalid(q.res.GroupVersionKind().GroupKind(), "",
+			field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name or generateName is required")})
+	}
+	m.SetUID(uuid.NewUUID())
+	m.SetCreationTimestamp(metav1.NewTime(s.now().UTC().Truncate(1e9)))
+	m.SetResourceVersion("")
+	m.SetDeletionTimestamp(nil)
+	m.SetDeletionGracePeriodSeconds(nil)
+	m.SetManagedFields(nil)
+	m.SetSelfLink("")
+	m.SetGeneration(0)
+	q.res.Strategy.PrepareForCreate(obj)
+	if hasGeneration[q.res.Kind] {
+		m.SetGeneration(1)
+	}
+	return m, nil
+}
+
+// keepSystemMeta carries over from old what no write may change: identity,
+// creation time and deletion state; and moves generation as the kind's
+// strategy says (status writes never move it).
+func keepSystemMeta(res registry.Resource, sub string, obj, old runtime.Object) error {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	o, err := meta.Accessor(old)
+	if err != nil {
+		return err
+	}
+	m.SetName(o.GetName())
+	m.SetNamespace(o.GetNamespace())
+	m.SetUID(o.GetUID())
+	m.SetCreationTimestamp(o.GetCreationTimestamp())
+	m.SetDeletionTimestamp(o.GetDeletionTimestamp())
+	m.SetDeletionGracePeriodSeconds(o.GetDeletionGracePeriodSeconds())
+	m.SetManagedFields(nil)
+	m.SetSelfLink("")
+	m.SetGeneration(o.GetGeneration())
+	if hasGeneration[res.Kind] && sub != "status" && res.Strategy.GenerationChanged(obj, old) {
+		m.SetGeneration(o.GetGeneration() + 1)
+	}
+	return nil
+}
+
+// invalid turns validation errors into kube-apiserver's 422.
+func invalid(res registry.Resource, name string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierrors.NewInvalid(res.GroupVersionKind().GroupKind(), name, errs)
+}
+
+func secondsDuration(s int64) time.Duration { return time.Duration(s) * time.Second }

@@ -1,0 +1,83 @@
+package apiserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// Metrics are the server's Prometheus metrics. Create them before the
+// store, so the store's commit hook can feed ObserveCommit.
+type Metrics struct {
+	registry *prometheus.Registry
+
+	requests     *prometheus.CounterVec
+	latency      *prometheus.HistogramVec
+	watches      prometheus.Gauge
+	commit       prometheus.Histogram
+	commitBatch  prometheus.Histogram
+	revisionFunc func() int64
+}
+
+// NewMetrics registers the metrics on reg (a new registry with the Go and
+// process collectors when nil).
+func NewMetrics(reg *prometheus.Registry) *Metrics {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	m := &Metrics{
+		registry: reg,
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "apiserver_request_total", Help: "API requests by verb, resource and HTTP status code.",
+		}, []string{"verb", "resource", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "apiserver_request_duration_seconds", Help: "API request latency by verb and resource (watches: their whole life).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 60},
+		}, []string{"verb", "resource"}),
+		watches: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "apiserver_watches_open", Help: "Watch streams open now.",
+		}),
+		commit: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "miniapi_storage_commit_duration_seconds", Help: "Time of one storage commit (transaction and fsync).",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1},
+		}),
+		commitBatch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "miniapi_storage_commit_batch_size", Help: "Writes that shared one storage commit.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+		}),
+	}
+	reg.MustRegister(m.requests, m.latency, m.watches, m.commit, m.commitBatch)
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "miniapi_storage_revision", Help: "The store's current revision (resourceVersion).",
+	}, func() float64 {
+		if m.revisionFunc == nil {
+			return 0
+		}
+		return float64(m.revisionFunc())
+	}))
+	return m
+}
+
+// ObserveCommit records one storage commit; it fits boltstore's OnCommit.
+func (m *Metrics) ObserveCommit(batchSize int, d time.Duration) {
+	m.commit.Observe(d.Seconds())
+	m.commitBatch.Observe(float64(batchSize))
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+func (m *Metrics) watchRevision(st storage.Store) { m.revisionFunc = st.Revision }
+
+func (m *Metrics) observeRequest(verb, resource, code string, d time.Duration) {
+	m.requests.WithLabelValues(verb, resource, code).Inc()
+	m.latency.WithLabelValues(verb, resource).Observe(d.Seconds())
+}

@@ -1,0 +1,101 @@
+package apiserver
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// format is the encoding of a response body.
+type format int
+
+const (
+	formatJSON format = iota
+	formatYAML
+	formatProtobuf
+)
+
+// view is what a response holds: the objects themselves, a server-side
+// Table of them (kubectl get), or only their metadata (metadata informers).
+type view int
+
+const (
+	viewObject view = iota
+	viewTable
+	viewPartial
+)
+
+// output is the negotiated shape of a response.
+type output struct {
+	format format
+	view   view
+	// includeObject is the Table rows' object: None, Metadata (default)
+	// or Object.
+	includeObject string
+	// pretty indents JSON, as kube-apiserver does for curl.
+	pretty bool
+}
+
+const (
+	mediaJSON     = "application/json"
+	mediaYAML     = "application/yaml"
+	mediaProtobuf = "application/vnd.kubernetes.protobuf"
+)
+
+// contentType is the Content-Type header of a body in this output.
+func (o output) contentType() string {
+	switch o.format {
+	case formatYAML:
+		return mediaYAML
+	case formatProtobuf:
+		return mediaProtobuf
+	}
+	return mediaJSON
+}
+
+// negotiate reads the Accept header the way kube-apiserver does for the
+// types miniapi serves: the first acceptable entry wins. Table and
+// PartialObjectMetadata views are answered in JSON.
+func negotiate(r *http.Request) (output, error) {
+	out := output{includeObject: r.URL.Query().Get("includeObject")}
+	if out.includeObject == "" {
+		out.includeObject = "Metadata"
+	}
+	out.pretty = strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
+	accept := r.Header.Get("Accept")
+	if strings.TrimSpace(accept) == "" {
+		return out, nil
+	}
+	for _, entry := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(entry))
+		if err != nil {
+			continue
+		}
+		if as := params["as"]; as != "" {
+			if mt != mediaJSON || params["g"] != "meta.k8s.io" || params["v"] != "v1" {
+				continue
+			}
+			switch as {
+			case "Table":
+				out.view = viewTable
+			case "PartialObjectMetadata", "PartialObjectMetadataList":
+				out.view = viewPartial
+			default:
+				continue
+			}
+			return out, nil
+		}
+		switch mt {
+		case mediaJSON, "*/*", "application/*":
+			return out, nil
+		case mediaYAML:
+			out.format = formatYAML
+			return out, nil
+		case mediaProtobuf:
+			out.format = formatProtobuf
+			out.pretty = false
+			return out, nil
+		}
+	}
+	return out, errNotAcceptable()
+}

@@ -1,0 +1,143 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"mime"
+	"net/http"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/client-go/kubernetes/scheme"
+)
+
+// Patch types kube-apiserver serves (server-side apply is not served).
+const (
+	jsonPatchType      = "application/json-patch+json"
+	mergePatchType     = "application/merge-patch+json"
+	strategicPatchType = "application/strategic-merge-patch+json"
+)
+
+// patchRequest is a decoded PATCH: its type, body and field validation.
+type patchRequest struct {
+	typ        string
+	body       []byte
+	validation string
+	warnings   []string
+}
+
+func readPatch(w http.ResponseWriter, r *http.Request) (*patchRequest, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, errUnsupportedPatch()
+	}
+	switch mt {
+	case jsonPatchType, mergePatchType, strategicPatchType:
+	default:
+		return nil, errUnsupportedPatch()
+	}
+	validation, err := fieldValidation(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := readBody(w, r)
+	if err != nil {
+		return nil, err
+	}
+	return &patchRequest{typ: mt, body: body, validation: validation}, nil
+}
+
+// apply patches cur (any object with its kind set) and decodes the result
+// as gvk's kind, checking unknown fields as fieldValidation asks.
+func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, newObj func() runtime.Object) (runtime.Object, error) {
+	original, err := json.Marshal(cur)
+	if err != nil {
+		return nil, err
+	}
+	var patched []byte
+	switch p.typ {
+	case jsonPatchType:
+		ops, err := jsonpatch.DecodePatch(p.body)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		if patched, err = ops.Apply(original); err != nil {
+			return nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+		}
+	case mergePatchType:
+		if patched, err = jsonpatch.MergePatch(original, p.body); err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+	case strategicPatchType:
+		if patched, err = strategicpatch.StrategicMergePatch(original, p.body, newObj()); err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+	}
+	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
+	dec, err := decodeWith(info, p.validation, patched, gvk, newObj)
+	if err != nil {
+		return nil, err
+	}
+	p.warnings = append(p.warnings, dec.warnings...)
+	return dec.obj, nil
+}
+
+// patch answers PATCH of an object or its status or scale.
+func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
+	out, err := negotiate(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	dryRun, err := isDryRun(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	p, err := readPatch(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if q.subresource == "scale" {
+		s.patchScale(w, r, q, out, p, dryRun)
+		return
+	}
+	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
+		curRV := resourceVersionOf(cur)
+		p.warnings = nil
+		obj, err := p.apply(cur, q.res.GroupVersionKind(), q.res.New)
+		if err != nil {
+			return nil, err
+		}
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkRequestMeta(q, m); err != nil {
+			return nil, err
+		}
+		// A patch that sets metadata.resourceVersion makes it a precondition.
+		if rv := m.GetResourceVersion(); rv != curRV {
+			return nil, errConflict(q.gr(), q.name)
+		}
+		return obj, nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	addWarnings(w, p.warnings)
+	s.writeObject(w, out, http.StatusOK, obj)
+}
+
+func resourceVersionOf(obj runtime.Object) string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	return m.GetResourceVersion()
+}

@@ -1,0 +1,139 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/pprof"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
+	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Store holds the objects. Required.
+	Store storage.Store
+	// Logger gets one line per request; slog.Default() when nil.
+	Logger *slog.Logger
+	// Metrics are served at /metrics; a fresh set on its own registry
+	// when nil.
+	Metrics *Metrics
+	// Profiling serves /debug/pprof/.
+	Profiling bool
+	// Now is the clock for timestamps and Table ages; time.Now when nil.
+	Now func() time.Time
+}
+
+// Server is the HTTP API. It is an http.Handler.
+type Server struct {
+	store   storage.Store
+	log     *slog.Logger
+	metrics *Metrics
+	now     func() time.Time
+	handler http.Handler
+
+	// ctx ends every open watch when the server shuts down.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// watches counts open watch streams so EndWatches can wait for them;
+	// watchMu orders Add against the cancel in EndWatches.
+	watches sync.WaitGroup
+	watchMu sync.Mutex
+}
+
+// New builds the server and its routes.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("apiserver: Config.Store is required")
+	}
+	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.metrics == nil {
+		s.metrics = NewMetrics(nil)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.metrics.watchRevision(cfg.Store)
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	router, err := s.routes(cfg.Profiling)
+	if err != nil {
+		return nil, err
+	}
+	s.handler = s.middleware(router)
+	return s, nil
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// EndWatches ends every open watch stream cleanly and waits until their
+// handlers have returned, so that http.Server.Shutdown does not wait for
+// long-running requests. New watches end at once.
+func (s *Server) EndWatches(ctx context.Context) error {
+	s.watchMu.Lock()
+	s.cancel()
+	s.watchMu.Unlock()
+	done := make(chan struct{})
+	go func() { s.watches.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// routes maps every served path to its handler.
+func (s *Server) routes(profiling bool) (*mux.Router, error) {
+	resources := registry.All()
+	r := mux.NewRouter()
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeError(w, errPathNotFound()) })
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeError(w, apierrors.NewMethodNotSupported(schemaGR(""), req.Method))
+	})
+
+	for _, p := range []string{"/readyz", "/livez", "/healthz"} {
+		r.Handle(p, http.HandlerFunc(healthz))
+	}
+	r.Handle("/version", http.HandlerFunc(s.version))
+	r.Handle("/metrics", s.metrics.Handler())
+	if profiling {
+		r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		r.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		r.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		r.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		r.PathPrefix("/debug/pprof/").HandlerFunc(pprof.Index)
+	}
+
+	openapiHandler, err := openapi.NewHandler(resources)
+	if err != nil {
+		return nil, err
+	}
+	r.PathPrefix("/openapi/").Handler(openapiHandler)
+
+	disc := discovery.NewHandler(resources)
+	for _, p := range []string{"/api", "/api/v1", "/apis", "/apis/{group}", "/apis/{group}/{version}"} {
+		r.Handle(p, disc).Methods(http.MethodGet, http.MethodHead)
+	}
+
+	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.serveResource(w, req, "", "v1", splitPath(req.URL.Path)[2:])
+	})
+	r.PathPrefix("/apis/{group}/{version}/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		v := mux.Vars(req)
+		s.serveResource(w, req, v["group"], v["version"], splitPath(req.URL.Path)[3:])
+	})
+	return r, nil
+}

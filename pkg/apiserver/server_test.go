@@ -1,0 +1,77 @@
+package apiserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/miniapi/miniapi/pkg/storage/boltstore"
+)
+
+// testServer is a Server over a real bbolt store in a temporary directory,
+// behind httptest.
+type testServer struct {
+	api *Server
+	url string
+}
+
+func startTestServer(t *testing.T) *testServer {
+	t.Helper()
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := New(Config{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Bootstrap(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(api)
+	t.Cleanup(func() {
+		_ = api.EndWatches(context.Background())
+		hs.Close()
+		_ = store.Close()
+	})
+	return &testServer{api: api, url: hs.URL}
+}
+
+func (ts *testServer) client(t *testing.T) kubernetes.Interface {
+	t.Helper()
+	c, err := kubernetes.NewForConfig(&rest.Config{Host: ts.url, QPS: 1000, Burst: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// do sends a raw request and returns status, Content-Type and body.
+func (ts *testServer) do(t *testing.T, method, path, contentType, body string, header ...string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}

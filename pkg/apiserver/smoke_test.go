@@ -1,0 +1,44 @@
+package apiserver
+
+import (
+	"context"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestSmokeClientGo(t *testing.T) {
+	ts := startTestServer(t)
+	c := ts.client(t)
+	ctx := context.Background()
+	nss, err := c.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nss.Items) != 4 {
+		t.Fatalf("namespaces: %d", len(nss.Items))
+	}
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{
+		Selector: &metav1.LabelSelector{MatchLabels: labels},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}}}}}
+	got, err := c.AppsV1().Deployments("default").Create(ctx, d, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("created %s rv=%s uid=%s gen=%d", got.Name, got.ResourceVersion, got.UID, got.Generation)
+	g, err := c.AppsV1().Deployments("default").Get(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ResourceVersion != got.ResourceVersion {
+		t.Fatalf("rv %s vs %s", g.ResourceVersion, got.ResourceVersion)
+	}
+	code, ct, body := ts.do(t, "GET", "/apis/apps/v1/namespaces/default/deployments/web", "", "")
+	t.Logf("%d %s %s", code, ct, body)
+	code, ct, body = ts.do(t, "GET", "/apis/apps/v1/namespaces/default/deployments", "", "")
+	t.Logf("%d %s %s", code, ct, body)
+}

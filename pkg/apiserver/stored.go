@@ -1,0 +1,95 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// encodeForStore returns the bytes kept in the store for obj: its JSON
+// without kind, apiVersion and resourceVersion (the revision is the key's
+// ModRevision, so storing it too would let the two disagree).
+func encodeForStore(obj runtime.Object) ([]byte, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	rv := m.GetResourceVersion()
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	m.SetResourceVersion("")
+	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	b, err := json.Marshal(obj)
+	m.SetResourceVersion(rv)
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return b, err
+}
+
+var (
+	uidField      = []byte(`"uid":"`)
+	metadataField = []byte(`"metadata":{`)
+)
+
+// spliceRV returns stored object bytes with metadata.resourceVersion set to
+// rv, placed where encoding/json would put it (right after uid), without
+// decoding the object. The server sets a uid on every object, and names and
+// namespaces cannot hold quotes, so the first `"uid":"` is metadata's.
+func spliceRV(value []byte, rv int64) []byte {
+	field := `"resourceVersion":"` + strconv.FormatInt(rv, 10) + `"`
+	out := make([]byte, 0, len(value)+len(field)+1)
+	if i := bytes.Index(value, uidField); i >= 0 {
+		start := i + len(uidField)
+		if j := bytes.IndexByte(value[start:], '"'); j >= 0 {
+			at := start + j + 1
+			out = append(out, value[:at]...)
+			out = append(out, ',')
+			out = append(out, field...)
+			return append(out, value[at:]...)
+		}
+	}
+	if i := bytes.Index(value, metadataField); i >= 0 {
+		at := i + len(metadataField)
+		out = append(out, value[:at]...)
+		out = append(out, field...)
+		if at < len(value) && value[at] != '}' {
+			out = append(out, ',')
+		}
+		return append(out, value[at:]...)
+	}
+	return value
+}
+
+// withTypeMeta prefixes a stored object's JSON with its kind and apiVersion,
+// as kube-apiserver answers single objects (list items carry neither).
+func withTypeMeta(gvk schema.GroupVersionKind, value []byte) []byte {
+	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q`, gvk.Kind, gvk.GroupVersion().String())
+	out := make([]byte, 0, len(head)+len(value)+1)
+	out = append(out, head...)
+	if len(value) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, value[1:]...)
+}
+
+// decodeStored turns a stored key into its typed object, with kind,
+// apiVersion and resourceVersion set.
+func decodeStored(r registry.Resource, kv storage.KV) (runtime.Object, error) {
+	obj := r.New()
+	if err := json.Unmarshal(kv.Value, obj); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(r.GroupVersionKind())
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	m.SetResourceVersion(strconv.FormatInt(kv.ModRevision, 10))
+	return obj, nil
+}

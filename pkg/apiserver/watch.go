@@ -1,0 +1,160 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// watchParams are a watch request's options.
+type watchParams struct {
+	sel           selector
+	rv            string
+	sendInitial   bool
+	bookmarks     bool
+	timeout       time.Duration
+	includeObject string
+}
+
+func readWatchParams(r *http.Request, q request) (watchParams, error) {
+	sel, err := parseSelector(r, q.res)
+	if err != nil {
+		return watchParams{}, err
+	}
+	query := r.URL.Query()
+	p := watchParams{
+		sel:         sel,
+		rv:          query.Get("resourceVersion"),
+		sendInitial: query.Get("sendInitialEvents") == "true",
+		bookmarks:   query.Get("allowWatchBookmarks") == "true",
+	}
+	if p.sendInitial && query.Get("resourceVersionMatch") != "NotOlderThan" {
+		return p, apierrors.NewBadRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan")
+	}
+	if t := query.Get("timeoutSeconds"); t != "" {
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || n < 0 {
+			return p, apierrors.NewBadRequest(fmt.Sprintf("invalid timeoutSeconds %q", t))
+		}
+		p.timeout = time.Duration(n) * time.Second
+	}
+	return p, nil
+}
+
+// watch answers GET of a collection with watch=true: the stream of changes
+// after resourceVersion (or the current state as ADDED events first, for
+// "", "0" and sendInitialEvents), until the client leaves, timeoutSeconds
+// passes, the store ends the watch, or the server shuts down.
+func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
+	out, err := negotiate(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	p, err := readWatchParams(r, q)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if !s.beginWatch() {
+		writeError(w, apierrors.NewServiceUnavailable("the server is shutting down"))
+		return
+	}
+	defer s.endWatch()
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)()
+	if p.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, p.timeout)
+		defer cancel()
+	}
+
+	prefix := collectionPrefix(q.res, q.namespace)
+	var initial []storage.KV
+	var from int64
+	if p.sendInitial || p.rv == "" || p.rv == "0" {
+		res, err := s.store.List(ctx, prefix, storage.ListOptions{})
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		initial, from = res.KVs, res.Revision
+	} else if from, err = strconv.ParseInt(p.rv, 10, 64); err != nil || from < 0 {
+		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", p.rv)))
+		return
+	}
+
+	ww := s.newWatchWriter(w, out, q, p)
+	wt, err := s.store.Watch(ctx, prefix, from)
+	if errors.Is(err, storage.ErrExpired) {
+		ww.start()
+		ww.sendError(errTooOld(from, oldestRevision(err, s.store.Revision())))
+		return
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer wt.Stop()
+
+	ww.start()
+	for _, kv := range initial {
+		if err := ww.added(kv); err != nil {
+			s.log.Warn("watch ended", "path", r.URL.Path, "err", err)
+			return
+		}
+	}
+	if p.sendInitial {
+		ww.bookmark(from, true)
+	}
+	ww.flush()
+	s.stream(ctx, ww, wt)
+}
+
+// stream copies store events to the client until the watch ends.
+func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-wt.Events():
+			if !ok {
+				if err := wt.Err(); err != nil && !errors.Is(err, storage.ErrClosed) {
+					s.log.Info("watch ended by the store", "resource", ww.q.res.Resource, "err", err)
+				}
+				return
+			}
+			if err := ww.event(ev); err != nil {
+				return
+			}
+			if len(wt.Events()) == 0 {
+				ww.flush()
+			}
+		}
+	}
+}
+
+// beginWatch registers an open watch unless the server is shutting down.
+func (s *Server) beginWatch() bool {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.ctx.Err() != nil {
+		return false
+	}
+	s.watches.Add(1)
+	s.metrics.watches.Inc()
+	return true
+}
+
+func (s *Server) endWatch() {
+	s.metrics.watches.Dec()
+	s.watches.Done()
+}
