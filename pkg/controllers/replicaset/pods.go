@@ -136,4 +136,3 @@ func restarts(p *corev1.Pod) int32 {
 	}
 	return n
 }
-

@@ -86,4 +86,3 @@ func AddIndex(informer cache.SharedIndexInformer) error {
 	}
 	return informer.AddIndexers(cache.Indexers{Index: IndexFunc})
 }
-
