@@ -1,15 +1,59 @@
 // Package discovery serves the API discovery documents: /api, /api/v1,
 // /apis, /apis/<group> and /apis/<group>/<version>, in the legacy form and
 // in the aggregated form (apidiscovery.k8s.io/v2) kubectl asks for first.
+//
+// Basics: every document is built once from the registry table and encoded
+// once; requests only pick one and write it. A client that sends
+// `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`
+// to /api or /apis gets the aggregated list (two requests describe the
+// whole server); any other client gets the legacy documents.
+//
+// Caveats: only JSON is served. A client that accepts nothing but protobuf
+// gets 406 Not Acceptable, as kube-apiserver answers for a type it cannot
+// encode; client-go always offers JSON as a fallback.
 package discovery
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 // NewHandler returns the handler for the discovery paths.
 func NewHandler(resources []registry.Resource) http.Handler {
-	return http.NotFoundHandler()
+	docs, err := build(resources)
+	if err != nil {
+		// The inputs are the static registry table: a failure here is a
+		// programming error caught by the package's tests.
+		panic(err)
+	}
+	return docs
+}
+
+// ServeHTTP answers GET (and HEAD) for the discovery paths.
+func (d *documents) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeStatus(w, methodNotAllowed(r.Method))
+		return
+	}
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path == "/api" || path == "/apis" {
+		if want, ok := wantsAggregated(r.Header.Get("Accept")); ok {
+			d.serveAggregated(w, r, path, want)
+			return
+		}
+	}
+	if !acceptsJSON(r.Header.Get("Accept")) {
+		writeStatus(w, notAcceptable())
+		return
+	}
+	switch doc, ok := d.legacy[path]; {
+	case ok && path == "/api":
+		d.serveLegacyVersions(w, r)
+	case ok:
+		writeJSON(w, r, "application/json", doc)
+	default:
+		writeStatus(w, notFound())
+	}
 }

@@ -1,0 +1,111 @@
+package discovery
+
+import (
+	"sort"
+
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+)
+
+// Verbs of a main resource, in kube-apiserver's (alphabetical) order.
+// Namespaces have no deletecollection in Kubernetes.
+var (
+	allVerbs         = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+	namespaceVerbs   = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	subresourceVerbs = []string{"get", "patch", "update"}
+)
+
+func verbs(r registry.Resource) []string {
+	if r.Group == "" && r.Resource == "namespaces" {
+		return namespaceVerbs
+	}
+	return allVerbs
+}
+
+// subresourceKind is the kind a subresource answers with: Scale in
+// autoscaling/v1 for scale, the resource's own kind otherwise.
+func subresourceKind(r registry.Resource, sub string) (group, version, kind string) {
+	if sub == "scale" {
+		return "autoscaling", "v1", "Scale"
+	}
+	return "", "", r.Kind
+}
+
+// resourceList is the legacy APIResourceList of one group version: each
+// resource followed by its subresources.
+func resourceList(groupVersion string, members []registry.Resource) metav1.APIResourceList {
+	list := metav1.APIResourceList{
+		TypeMeta:     metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: groupVersion,
+		APIResources: []metav1.APIResource{},
+	}
+	for _, r := range members {
+		list.APIResources = append(list.APIResources, metav1.APIResource{
+			Name: r.Resource, SingularName: r.Singular, Namespaced: r.Namespaced, Kind: r.Kind,
+			Verbs: verbs(r), ShortNames: r.ShortNames, Categories: r.Categories,
+			StorageVersionHash: storageVersionHash(r.Group, r.Version, r.Kind),
+		})
+		for _, sub := range sortedSubresources(r) {
+			g, v, k := subresourceKind(r, sub)
+			list.APIResources = append(list.APIResources, metav1.APIResource{
+				Name: r.Resource + "/" + sub, Namespaced: r.Namespaced, Group: g, Version: v, Kind: k, Verbs: subresourceVerbs,
+			})
+		}
+	}
+	return list
+}
+
+func sortedSubresources(r registry.Resource) []string {
+	subs := append([]string(nil), r.Subresources...)
+	sort.Strings(subs)
+	return subs
+}
+
+// aggregatedList is the APIGroupDiscoveryList for /api (core only) or
+// /apis (every named group).
+func aggregatedList(gv groupVersions, core bool) apidiscoveryv2.APIGroupDiscoveryList {
+	list := apidiscoveryv2.APIGroupDiscoveryList{
+		TypeMeta: metav1.TypeMeta{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2"},
+		Items:    []apidiscoveryv2.APIGroupDiscovery{},
+	}
+	for _, g := range gv.groups {
+		if (g == "") != core {
+			continue
+		}
+		group := apidiscoveryv2.APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
+		for _, v := range gv.versions[g] {
+			version := apidiscoveryv2.APIVersionDiscovery{Version: v, Freshness: apidiscoveryv2.DiscoveryFreshnessCurrent}
+			for _, r := range gv.members[g+"/"+v] {
+				version.Resources = append(version.Resources, resourceDiscovery(r))
+			}
+			group.Versions = append(group.Versions, version)
+		}
+		list.Items = append(list.Items, group)
+	}
+	return list
+}
+
+func resourceDiscovery(r registry.Resource) apidiscoveryv2.APIResourceDiscovery {
+	scope := apidiscoveryv2.ScopeCluster
+	if r.Namespaced {
+		scope = apidiscoveryv2.ScopeNamespace
+	}
+	d := apidiscoveryv2.APIResourceDiscovery{
+		Resource:         r.Resource,
+		ResponseKind:     &metav1.GroupVersionKind{Kind: r.Kind},
+		Scope:            scope,
+		SingularResource: r.Singular,
+		Verbs:            verbs(r),
+		ShortNames:       r.ShortNames,
+		Categories:       r.Categories,
+	}
+	for _, sub := range sortedSubresources(r) {
+		g, v, k := subresourceKind(r, sub)
+		d.Subresources = append(d.Subresources, apidiscoveryv2.APISubresourceDiscovery{
+			Subresource: sub, ResponseKind: &metav1.GroupVersionKind{Group: g, Version: v, Kind: k}, Verbs: subresourceVerbs,
+		})
+	}
+	return d
+}
