@@ -52,6 +52,7 @@ func Run(t *testing.T, open Open) {
 		{"ListAtRevision", testListAtRevision},
 		{"WatchFromNow", testWatchFromNow},
 		{"WatchResumeHasNoGapOrDuplicate", testWatchResumeNoGap},
+		{"WatchFromFutureRevision", testWatchFromFutureRevision},
 		{"WatchStopAndContext", testWatchStopAndContext},
 		{"WatchExpired", testWatchExpired},
 		{"SlowWatcherIsEvicted", testSlowWatcher},

@@ -100,6 +100,22 @@ func testWatchResumeNoGap(t *testing.T, h *harness) {
 	quiet(t, w)
 }
 
+// testWatchFromFutureRevision: a watch from a revision the store has not
+// reached yet starts after it, as in etcd. (The API server relies on this
+// when a list was read at a revision the watch side has not seen yet.)
+func testWatchFromFutureRevision(t *testing.T, h *harness) {
+	s := h.store()
+	cur := s.Revision()
+	w := mustWatch(t, s, "/fu/", cur+2)
+	mustCreate(t, s, "/fu/a", "x")
+	mustCreate(t, s, "/fu/b", "x")
+	r3 := mustCreate(t, s, "/fu/c", "x")
+	if ev := next(t, w); ev.KV.ModRevision != r3 || ev.KV.Key != "/fu/c" {
+		t.Fatalf("first event %s@%d, want /fu/c@%d", ev.KV.Key, ev.KV.ModRevision, r3)
+	}
+	quiet(t, w)
+}
+
 func testWatchStopAndContext(t *testing.T, h *harness) {
 	s := h.store()
 	w := mustWatch(t, s, "/st/", 0)

@@ -1,0 +1,82 @@
+package boltstore
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+func TestEventRoundTrip(t *testing.T) {
+	prev := storage.KV{Key: "/k", Value: []byte("old"), CreateRevision: 3, ModRevision: 4}
+	for _, ev := range []storage.Event{
+		{Type: storage.Put, KV: storage.KV{Key: "/k", Value: []byte("new"), CreateRevision: 3, ModRevision: 5}, PrevKV: &prev},
+		{Type: storage.Put, KV: storage.KV{Key: "/k", Value: nil, CreateRevision: 9, ModRevision: 9}},
+		{Type: storage.Delete, KV: storage.KV{Key: "/k", Value: []byte("old"), CreateRevision: 3, ModRevision: 7}, PrevKV: &prev},
+	} {
+		b := encodeEvent(ev)
+		got, err := decodeEvent(b)
+		if err != nil {
+			t.Fatalf("decodeEvent: %v", err)
+		}
+		if !reflect.DeepEqual(got, ev) {
+			t.Fatalf("round trip: got %+v, want %+v", got, ev)
+		}
+		// Every truncation is reported, never a panic or a silent success.
+		for n := range len(b) {
+			if _, err := decodeEvent(b[:n]); !errors.Is(err, errCorrupt) {
+				t.Fatalf("decodeEvent of %d of %d bytes: %v, want errCorrupt", n, len(b), err)
+			}
+		}
+	}
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	b := encodeRecord(2, 8, []byte("value"))
+	kv, err := decodeRecord("/k", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := storage.KV{Key: "/k", Value: []byte("value"), CreateRevision: 2, ModRevision: 8}
+	if !reflect.DeepEqual(kv, want) {
+		t.Fatalf("got %+v, want %+v", kv, want)
+	}
+	b[16] = 'V' // the decoded value must not alias the input
+	if string(kv.Value) != "value" {
+		t.Fatalf("decoded value aliases bbolt's memory: %q", kv.Value)
+	}
+	if _, err := decodeRecord("/k", b[:15]); !errors.Is(err, errCorrupt) {
+		t.Fatalf("short record: %v", err)
+	}
+}
+
+func TestHistoryRing(t *testing.T) {
+	ev := func(rev int64, key string) storage.Event {
+		return storage.Event{KV: storage.KV{Key: key, ModRevision: rev}}
+	}
+	h := newHistory(4, 10, []storage.Event{ev(9, "/a/1"), ev(10, "/b/1")})
+	if h.oldest() != 9 {
+		t.Fatalf("oldest = %d, want 9", h.oldest())
+	}
+	for rev := int64(11); rev <= 15; rev++ {
+		h.append(ev(rev, "/a/x"))
+	}
+	if h.oldest() != 12 || h.last != 15 {
+		t.Fatalf("after wrapping: oldest %d last %d, want 12 15", h.oldest(), h.last)
+	}
+	var got []int64
+	for _, e := range h.since(12, "/a/") {
+		got = append(got, e.KV.ModRevision)
+	}
+	if !reflect.DeepEqual(got, []int64{13, 14, 15}) {
+		t.Fatalf("since(12) = %v", got)
+	}
+	if n := len(h.since(11, "")); n != 4 {
+		t.Fatalf("since(oldest-1) returned %d events, want 4", n)
+	}
+	empty := newHistory(4, 7, nil)
+	if empty.oldest() != 8 || len(empty.since(7, "")) != 0 {
+		t.Fatalf("empty history: oldest %d", empty.oldest())
+	}
+}
