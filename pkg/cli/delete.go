@@ -168,6 +168,7 @@ func (e *writeEnv) deleteTargets(ctx context.Context, o *deleteOptions, args []s
 		return e.readInfos(o.files)
 	}
 	if len(args) == 0 {
+		//lint:ignore ST1005 kubectl's exact wording
 		return nil, nil, fmt.Errorf("You must provide one or more resources by argument or filename.\n" +
 			"Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
 	}

@@ -292,6 +292,7 @@ func mapManifest(mapper meta.RESTMapper, d manifestDoc, target manifestTarget) (
 		ns = target.Namespace
 		d.Obj.SetNamespace(ns)
 	case target.Enforce && ns != target.Namespace:
+		//lint:ignore ST1005 kubectl's exact wording
 		return nil, fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.",
 			ns, target.Namespace, ns)
 	}

@@ -47,7 +47,7 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 
 	// ---- subcommands: add new commands here, one line each ----
 	// Read side (foundation helper).
-	// cmd.AddCommand(newGetCmd(f, streams))
+	cmd.AddCommand(newGetCmd(f, streams))
 	// cmd.AddCommand(newScaleCmd(f, streams))
 	// cmd.AddCommand(newAPIResourcesCmd(f, streams))
 	cmd.AddCommand(newVersionCmd(f, streams))
@@ -62,6 +62,9 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	cmd.AddCommand(newPatchCmd(f, streams))
 	cmd.AddCommand(newLabelCmd(f, streams))
 	cmd.AddCommand(newAnnotateCmd(f, streams))
+	cmd.AddCommand(newEditCmd(f, streams))
+	cmd.AddCommand(newDescribeCmd(f, streams))
+	cmd.AddCommand(newRolloutCmd(f, streams))
 	// ---- end of subcommands ----
 
 	return cmd
