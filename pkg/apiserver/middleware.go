@@ -58,7 +58,8 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			s.metrics.observeRequest(verb, labels.resource, code, elapsed)
 			s.log.Info("request", "verb", verb, "path", r.URL.RequestURI(), "code", code,
-				"duration", elapsed.Round(time.Microsecond), "userAgent", r.UserAgent())
+				"duration", elapsed.Round(time.Microsecond), "userAgent", r.UserAgent(),
+				"contentType", rec.Header().Get("Content-Type"))
 		}()
 		next.ServeHTTP(rec, r)
 	})

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +30,11 @@ func startTestServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := New(Config{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	var logOut io.Writer = io.Discard
+	if os.Getenv("MINIAPI_TEST_LOG") != "" {
+		logOut = os.Stderr
+	}
+	api, err := New(Config{Store: store, Logger: slog.New(slog.NewTextHandler(logOut, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
