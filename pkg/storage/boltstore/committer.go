@@ -110,10 +110,10 @@ func (c *committer) commit(batch []*op) {
 	} else {
 		c.rev, c.diskOldest = rev, oldest
 		s.rev.Store(rev)
-		s.hub.publish(events)
 		if s.opts.OnCommit != nil {
 			s.opts.OnCommit(len(batch), time.Since(start))
 		}
+		s.hub.publish(events)
 	}
 	for i, o := range batch {
 		o.done <- results[i]

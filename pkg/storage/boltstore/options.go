@@ -27,7 +27,9 @@ type Options struct {
 	// OnCommit, when set, is called by the committer after each
 	// successful fsync with the number of writes in the transaction and
 	// the time the transaction took, for commit-latency metrics. It runs
-	// on the write path: keep it quick.
+	// on the write path, after Revision() has moved to the transaction's
+	// last revision and before the events reach the watchers: keep it
+	// quick.
 	OnCommit func(batchSize int, d time.Duration)
 }
 
