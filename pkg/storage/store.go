@@ -7,6 +7,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Errors returned by every Store implementation. Callers test them with
@@ -29,6 +30,23 @@ var (
 	// reached yet (etcd's ErrFutureRev).
 	ErrFutureRevision = errors.New("storage: revision is in the future")
 )
+
+// ExpiredError is how backends report ErrExpired: errors.Is(err,
+// ErrExpired) holds, and errors.As gives the revisions for the 410 message.
+type ExpiredError struct {
+	// Requested is the revision the caller asked for.
+	Requested int64
+	// Oldest is the oldest revision still answered: a watch may start
+	// from it (and gets every change after it), a list may be read at it.
+	Oldest int64
+}
+
+func (e *ExpiredError) Error() string {
+	return fmt.Sprintf("%v: revision %d, oldest watchable is %d", ErrExpired, e.Requested, e.Oldest)
+}
+
+// Is makes errors.Is(err, ErrExpired) true.
+func (e *ExpiredError) Is(target error) bool { return target == ErrExpired }
 
 // KV is one stored key with its value and revisions.
 type KV struct {

@@ -22,7 +22,7 @@ func (s *Store) listAt(ctx context.Context, tx *bolt.Tx, prefix string, opts sto
 	if at > res.Revision {
 		return fmt.Errorf("%w: %d, current is %d", storage.ErrFutureRevision, at, res.Revision)
 	}
-	changed, err := changedSince(ctx, tx, prefix, at)
+	changed, err := changedSince(ctx, tx, prefix, at, res.Revision)
 	if err != nil {
 		return err
 	}
@@ -73,18 +73,18 @@ func isChanged(changed map[string]*storage.KV, k []byte) bool {
 // changedSince maps every key under prefix written after revision at to its
 // value at that revision (nil: it did not exist then). It fails with
 // storage.ErrExpired when the history does not reach back to at+1.
-func changedSince(ctx context.Context, tx *bolt.Tx, prefix string, at int64) (map[string]*storage.KV, error) {
+func changedSince(ctx context.Context, tx *bolt.Tx, prefix string, at, current int64) (map[string]*storage.KV, error) {
 	c := tx.Bucket(bucketEvents).Cursor()
 	first, _ := c.First()
 	if first == nil {
-		return nil, fmt.Errorf("%w: revision %d, no history kept", storage.ErrExpired, at)
+		return nil, &storage.ExpiredError{Requested: at, Oldest: current}
 	}
 	oldest, err := decodeRev(first)
 	if err != nil {
 		return nil, err
 	}
 	if at < oldest-1 {
-		return nil, fmt.Errorf("%w: revision %d, oldest kept is %d", storage.ErrExpired, at, oldest-1)
+		return nil, &storage.ExpiredError{Requested: at, Oldest: oldest - 1}
 	}
 	changed := map[string]*storage.KV{}
 	n := 0

@@ -80,8 +80,18 @@ func TestWatchExpiryBoundaryIsExact(t *testing.T) {
 		t.Fatalf("Watch(oldest-1): %v", err)
 	}
 	w.Stop()
-	if _, err := s.Watch(t.Context(), "/x/", cur-6); !errors.Is(err, storage.ErrExpired) {
-		t.Fatalf("Watch(oldest-2): %v, want ErrExpired", err)
+	_, err = s.Watch(t.Context(), "/x/", cur-6)
+	var expired *storage.ExpiredError
+	if !errors.As(err, &expired) || *expired != (storage.ExpiredError{Requested: cur - 6, Oldest: cur - 5}) {
+		t.Fatalf("Watch(oldest-2): %v, want ExpiredError{%d %d}", err, cur-6, cur-5)
+	}
+	// A list at a revision follows the same bound.
+	if _, err := s.List(t.Context(), "/x/", storage.ListOptions{Revision: cur - 5}); err != nil {
+		t.Fatalf("List at oldest-1: %v", err)
+	}
+	_, err = s.List(t.Context(), "/x/", storage.ListOptions{Revision: cur - 6})
+	if !errors.As(err, &expired) || *expired != (storage.ExpiredError{Requested: cur - 6, Oldest: cur - 5}) {
+		t.Fatalf("List at oldest-2: %v, want ExpiredError{%d %d}", err, cur-6, cur-5)
 	}
 }
 

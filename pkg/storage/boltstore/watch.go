@@ -78,7 +78,7 @@ func (h *hub) watch(ctx context.Context, prefix string, from int64) (*watcher, e
 	var backlog []storage.Event
 	if from < h.rev {
 		if oldest := h.hist.oldest(); from < oldest-1 {
-			return nil, fmt.Errorf("%w: revision %d, oldest watchable is %d", storage.ErrExpired, from, oldest-1)
+			return nil, &storage.ExpiredError{Requested: from, Oldest: oldest - 1}
 		}
 		backlog = h.hist.since(from, prefix)
 	}

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -149,6 +150,12 @@ func testWatchExpired(t *testing.T, h *harness) {
 	cur := s.Revision()
 	_, err := s.Watch(ctx(t), "/e/", 1)
 	wantErr(t, "Watch from before the history", err, storage.ErrExpired)
+	var expired *storage.ExpiredError
+	if !errors.As(err, &expired) || expired.Requested != 1 || expired.Oldest <= 1 || expired.Oldest > cur-5 {
+		t.Fatalf("Watch(1) error %#v, want an ExpiredError for 1 naming an oldest in (1, %d]", err, cur-5)
+	}
+	// The oldest revision the error names is watchable.
+	mustWatch(t, s, "/e/", expired.Oldest).Stop()
 
 	w := mustWatch(t, s, "/e/", cur-5)
 	for rev := cur - 4; rev <= cur; rev++ {
