@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/spf13/cobra"
 )
 
@@ -33,4 +32,3 @@ func newCompletionCmd(streams IOStreams) *cobra.Command {
 		},
 	}
 }
-

@@ -48,11 +48,11 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	// ---- subcommands: add new commands here, one line each ----
 	// Read side (foundation helper).
 	cmd.AddCommand(newGetCmd(f, streams))
-	// cmd.AddCommand(newScaleCmd(f, streams))
-	// cmd.AddCommand(newAPIResourcesCmd(f, streams))
+	cmd.AddCommand(newScaleCmd(f, streams))
+	cmd.AddCommand(newAPIResourcesCmd(f, streams))
 	cmd.AddCommand(newVersionCmd(f, streams))
-	// cmd.AddCommand(newClusterInfoCmd(f, streams))
-	// cmd.AddCommand(newConfigCmd(f, streams))
+	cmd.AddCommand(newClusterInfoCmd(f, streams))
+	cmd.AddCommand(newConfigCmd(f, streams))
 	cmd.AddCommand(newCompletionCmd(streams))
 	// Write side (create, apply, delete, edit, patch, label, annotate,
 	// describe, rollout) is added below this line.

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/client-go/util/jsonpath"
+)
+
+// sortValue evaluates a --sort-by expression ("{.metadata.name}" or
+// ".metadata.name") on obj; a missing field sorts as nil (first).
+func sortValue(obj map[string]any, expr string) (any, error) {
+	rel, err := relaxedJSONPathExpression(expr)
+	if err != nil {
+		return nil, err
+	}
+	jp := jsonpath.New("sorting").AllowMissingKeys(true)
+	if err := jp.Parse(rel); err != nil {
+		return nil, fmt.Errorf("sorting error: %v", err)
+	}
+	if obj == nil {
+		return nil, nil
+	}
+	res, err := jp.FindResults(obj)
+	if err != nil || len(res) == 0 || len(res[0]) == 0 {
+		return nil, err
+	}
+	return valueInterface(res[0][0]), nil
+}
+
+// sortObjects orders decoded objects by a --sort-by expression.
+func sortObjects(objs []map[string]any, expr string) error {
+	keys := make([]any, len(objs))
+	for i, o := range objs {
+		v, err := sortValue(o, expr)
+		if err != nil {
+			return err
+		}
+		keys[i] = v
+	}
+	idx := make([]int, len(objs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return lessValue(keys[idx[a]], keys[idx[b]]) })
+	sorted := make([]map[string]any, len(objs))
+	for i, j := range idx {
+		sorted[i] = objs[j]
+	}
+	copy(objs, sorted)
+	return nil
+}
+
+// lessValue compares sort keys: numbers numerically, strings in natural
+// order ("pod-2" before "pod-10"), missing values first.
+func lessValue(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b != nil
+	}
+	fa, aNum := toFloat(a)
+	fb, bNum := toFloat(b)
+	if aNum && bNum {
+		return fa < fb
+	}
+	return naturalLess(fmt.Sprint(a), fmt.Sprint(b))
+}
+
+func toFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+// naturalLess compares strings with digit runs compared as numbers.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		switch {
+		case da && db:
+			na, ra := splitDigits(a)
+			nb, rb := splitDigits(b)
+			ta, tb := strings.TrimLeft(na, "0"), strings.TrimLeft(nb, "0")
+			if len(ta) != len(tb) {
+				return len(ta) < len(tb)
+			}
+			if ta != tb {
+				return ta < tb
+			}
+			a, b = ra, rb
+		case a[0] != b[0]:
+			return a[0] < b[0]
+		default:
+			a, b = a[1:], b[1:]
+		}
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func splitDigits(s string) (string, string) {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// decodeRowObject decodes the object embedded in a Table row.
+func decodeRowObject(row metav1.TableRow) (map[string]any, bool) {
+	if len(row.Object.Raw) == 0 {
+		return nil, false
+	}
+	var m map[string]any
+	if err := utiljson.Unmarshal(row.Object.Raw, &m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
