@@ -64,7 +64,7 @@ func Desired(i int, now metav1.Time) *corev1.Node {
 				"beta.kubernetes.io/arch": "amd64",
 			},
 			Annotations: map[string]string{
-				SimulatedAnnotation:          "true",
+				SimulatedAnnotation:            "true",
 				"node.alpha.kubernetes.io/ttl": "0",
 			},
 		},

@@ -1,0 +1,267 @@
+// Package scheduler is miniapi's simulated kube-scheduler: it binds every
+// unscheduled pod that asks for the default scheduler to the Ready node with
+// the fewest pods (ties by name), so pods spread evenly. It knows nothing of
+// resources, affinity or taints — there are no real machines to fit.
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
+	"github.com/miniapi/miniapi/pkg/controllers/node"
+)
+
+// Name is the schedulerName this scheduler serves, and its event source.
+const Name = "default-scheduler"
+
+// nodeNameIndex indexes cached pods that hold a place on a node (bound and
+// not finished) by spec.nodeName.
+const nodeNameIndex = "miniapi.io/scheduler.nodeName"
+
+// Config configures a Scheduler.
+type Config struct {
+	Client    kubernetes.Interface
+	Informers informers.SharedInformerFactory
+	// Recorder records the Scheduled events; its source should be
+	// default-scheduler.
+	Recorder record.EventRecorder
+	Logger   *slog.Logger
+	Clock    clock.WithTicker
+	// Workers is how many pods are bound concurrently; default 4.
+	Workers int
+}
+
+// Scheduler binds unscheduled pods to simulated nodes.
+type Scheduler struct {
+	client   kubernetes.Interface
+	pods     corelisters.PodLister
+	podIndex cache.Indexer
+	nodes    corelisters.NodeLister
+	recorder record.EventRecorder
+	log      *slog.Logger
+	clock    clock.Clock
+	driver   *driver.Driver
+
+	// mu makes choosing a node and assuming the binding one step, so two
+	// workers never both see the same node as the emptiest.
+	mu      sync.Mutex
+	assumed assumed
+}
+
+// New validates cfg, fills defaults and registers the event handlers and
+// the pod index.
+func New(cfg Config) (*Scheduler, error) {
+	if cfg.Client == nil || cfg.Informers == nil || cfg.Recorder == nil {
+		return nil, errors.New("scheduler: Client, Informers and Recorder are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4
+	}
+	podInf := cfg.Informers.Core().V1().Pods()
+	nodeInf := cfg.Informers.Core().V1().Nodes()
+	if err := podInf.Informer().AddIndexers(cache.Indexers{nodeNameIndex: indexByNode}); err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	s := &Scheduler{
+		client:   cfg.Client,
+		pods:     podInf.Lister(),
+		podIndex: podInf.Informer().GetIndexer(),
+		nodes:    nodeInf.Lister(),
+		recorder: cfg.Recorder,
+		log:      cfg.Logger.With("controller", "scheduler"),
+		clock:    cfg.Clock,
+	}
+	d, err := driver.New(driver.Config{
+		Name: "scheduler", Reconciler: s, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
+		Synced: []cache.InformerSynced{podInf.Informer().HasSynced, nodeInf.Informer().HasSynced},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.driver = d
+	onPod := func(obj any) {
+		if p, ok := obj.(*corev1.Pod); ok && needsWork(p) {
+			d.EnqueueObject(p)
+		}
+	}
+	if _, err := podInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: onPod, UpdateFunc: func(_, obj any) { onPod(obj) },
+	}); err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	// A node that appears or turns Ready may take the pods that waited.
+	if _, err := nodeInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) { s.enqueueUnscheduled() }, UpdateFunc: func(_, _ any) { s.enqueueUnscheduled() },
+	}); err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	return s, nil
+}
+
+// Run runs the scheduler until ctx is done.
+func (s *Scheduler) Run(ctx context.Context) error { return s.driver.Run(ctx) }
+
+func indexByNode(obj any) ([]string, error) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok || p.Spec.NodeName == "" || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+		return nil, nil
+	}
+	return []string{p.Spec.NodeName}, nil
+}
+
+func ours(p *corev1.Pod) bool {
+	return p.Spec.SchedulerName == "" || p.Spec.SchedulerName == Name
+}
+
+// needsWork: an unbound pod of ours, or a bound pending one whose
+// PodScheduled condition is not written yet.
+func needsWork(p *corev1.Pod) bool {
+	if !ours(p) || p.DeletionTimestamp != nil {
+		return false
+	}
+	return p.Spec.NodeName == "" || (p.Status.Phase == corev1.PodPending && !scheduledCondition(p))
+}
+
+func scheduledCondition(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func (s *Scheduler) enqueueUnscheduled() {
+	pods, _ := s.pods.List(labels.Everything())
+	for _, p := range pods {
+		if p.Spec.NodeName == "" && needsWork(p) {
+			s.driver.EnqueueObject(p)
+		}
+	}
+}
+
+// Reconcile schedules the pod named key. Level-based: an unbound pod gets
+// bound; a bound pod without PodScheduled=True gets the condition; anything
+// else (gone, terminating, another scheduler's) needs nothing.
+func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil
+	}
+	pod, err := s.pods.Pods(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !needsWork(pod) {
+		return nil
+	}
+	if pod.Spec.NodeName != "" {
+		return s.markScheduled(ctx, pod)
+	}
+	nodeName := s.choose(pod)
+	if nodeName == "" {
+		s.log.Info("reconcile", "pod", key, "desired", "bound", "observed", "no Ready node", "action", "wait for a node")
+		return nil
+	}
+	s.log.Info("reconcile", "pod", key, "desired", "bound", "observed", "unscheduled", "action", "bind to "+nodeName)
+	bound, err := s.bind(ctx, pod, nodeName)
+	if err != nil {
+		s.forget(pod)
+		return fmt.Errorf("binding %s to %s: %w", key, nodeName, err)
+	}
+	s.recorder.Eventf(bound, corev1.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s", ns, name, nodeName)
+	return s.markScheduled(ctx, bound)
+}
+
+// choose picks the node for pod and assumes the binding.
+func (s *Scheduler) choose(pod *corev1.Pod) string {
+	nodes, _ := s.nodes.List(labels.Everything())
+	var names []string
+	for _, n := range nodes {
+		if node.Ready(n) && !n.Spec.Unschedulable && n.DeletionTimestamp == nil {
+			names = append(names, n.Name)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	counts := s.assumed.pending(func(ns, name string) (*corev1.Pod, bool) {
+		p, err := s.pods.Pods(ns).Get(name)
+		return p, err == nil
+	})
+	for _, n := range names {
+		objs, _ := s.podIndex.ByIndex(nodeNameIndex, n)
+		counts[n] += len(objs)
+	}
+	chosen := pickNode(names, counts)
+	if chosen != "" {
+		s.assumed.add(pod.UID, assumption{namespace: pod.Namespace, name: pod.Name, node: chosen})
+	}
+	return chosen
+}
+
+func (s *Scheduler) forget(pod *corev1.Pod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.assumed.byUID, pod.UID)
+}
+
+// bind sets spec.nodeName. kube-scheduler POSTs a pods/binding; miniapi
+// allows setting nodeName once on an unbound pod with a plain update, which
+// has the same effect and the same conflict rules.
+func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) (*corev1.Pod, error) {
+	upd := pod.DeepCopy()
+	upd.Spec.NodeName = nodeName
+	return s.client.CoreV1().Pods(pod.Namespace).Update(ctx, upd, metav1.UpdateOptions{})
+}
+
+// markScheduled sets PodScheduled=True through pods/status, as the binding
+// subresource does in kube-apiserver.
+func (s *Scheduler) markScheduled(ctx context.Context, pod *corev1.Pod) error {
+	if scheduledCondition(pod) {
+		return nil
+	}
+	upd := pod.DeepCopy()
+	setCondition(&upd.Status, corev1.PodCondition{
+		Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
+		LastTransitionTime: metav1.NewTime(s.clock.Now()),
+	})
+	_, err := s.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func setCondition(st *corev1.PodStatus, c corev1.PodCondition) {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == c.Type {
+			st.Conditions[i] = c
+			return
+		}
+	}
+	st.Conditions = append(st.Conditions, c)
+}
