@@ -158,6 +158,9 @@ func (h *hub) endLocked(w *watcher, err error) {
 	w.ended, w.err = true, err
 	close(w.ch)
 	delete(h.watchers, w)
+	if w.stopWatchingCtx != nil {
+		w.stopWatchingCtx() // release the context's hold on w
+	}
 }
 
 // close ends every watch with storage.ErrClosed and refuses new ones.
@@ -183,6 +186,5 @@ func (w *watcher) Err() error {
 
 // Stop ends the watch. Safe to call more than once.
 func (w *watcher) Stop() {
-	w.stopWatchingCtx()
 	w.hub.end(w, nil)
 }
