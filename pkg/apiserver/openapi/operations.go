@@ -1,0 +1,181 @@
+package openapi
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+)
+
+// The operations of the served resources, in a form neutral between
+// OpenAPI v2 and v3; render2.go and render3.go write them out.
+
+// param is one path or query parameter.
+type param struct {
+	name, in, typ, description string
+	required                   bool
+}
+
+// operation is one HTTP method on one path.
+type operation struct {
+	method      string // get, put, post, patch, delete
+	id          string // kube's operationId: readAppsV1NamespacedDeployment
+	description string
+	action      string // x-kubernetes-action
+	gvk         schema.GroupVersionKind
+	query       []param
+	// body is the definition name of the request body, "" for none.
+	body      string
+	patchBody bool
+	// responses maps status codes to definition names.
+	responses map[int]string
+	watchable bool
+}
+
+// pathItem is a path with its shared parameters and operations.
+type pathItem struct {
+	path   string
+	params []param
+	ops    []operation
+}
+
+const (
+	statusDef        = "io.k8s.apimachinery.pkg.apis.meta.v1.Status"
+	deleteOptionsDef = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
+	patchDef         = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch"
+	scaleDef         = "io.k8s.api.autoscaling.v1.Scale"
+)
+
+var scaleGVK = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+
+func query(name, typ, description string) param {
+	return param{name: name, in: "query", typ: typ, description: description}
+}
+
+var (
+	prettyParam          = query("pretty", "string", "If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).")
+	dryRunParam          = query("dryRun", "string", "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed")
+	fieldManagerParam    = query("fieldManager", "string", "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.")
+	fieldValidationParam = query("fieldValidation", "string", "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: drops unknown fields silently and keeps the last of duplicate fields. - Warn: does the same, and reports each unknown and duplicate field in a Warning response header. - Strict: fails the request with a BadRequest error naming every unknown and duplicate field. Strict is the default.")
+	forceParam           = query("force", "boolean", "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.")
+	writeParams          = []param{dryRunParam, fieldManagerParam, fieldValidationParam}
+	listParams           = []param{
+		query("allowWatchBookmarks", "boolean", "allowWatchBookmarks requests watch events with type \"BOOKMARK\". Servers that do not implement bookmarks may ignore this flag."),
+		query("continue", "string", "The continue option should be set when retrieving more results from the server. Its value is the metadata.continue of the previous page of the same list."),
+		query("fieldSelector", "string", "A selector to restrict the list of returned objects by their fields. Defaults to everything."),
+		query("labelSelector", "string", "A selector to restrict the list of returned objects by their labels. Defaults to everything."),
+		query("limit", "integer", "limit is the maximum number of responses to return for a list call. If more items exist, the server sets the continue field on the list metadata."),
+		query("resourceVersion", "string", "resourceVersion sets a constraint on what resource versions a request may be served from. Defaults to unset."),
+		query("resourceVersionMatch", "string", "resourceVersionMatch determines how resourceVersion is applied to list calls. Defaults to unset."),
+		query("sendInitialEvents", "boolean", "With sendInitialEvents=true the watch starts with synthetic ADDED events for the current state of all objects, followed by a BOOKMARK event annotated \"k8s.io/initial-events-end\": \"true\"."),
+		query("timeoutSeconds", "integer", "Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity."),
+		query("watch", "boolean", "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications."),
+	}
+	deleteParams = []param{
+		dryRunParam,
+		query("gracePeriodSeconds", "integer", "The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately."),
+		query("orphanDependents", "boolean", "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned."),
+		query("propagationPolicy", "string", "Whether and how garbage collection will be performed. Acceptable values are: 'Orphan', 'Background' and 'Foreground'."),
+	}
+)
+
+// opNames builds kube's operationIds: verb + GroupVersion + [Namespaced] + Kind + suffix.
+type opNames struct {
+	gv, kind   string
+	namespaced string
+}
+
+func namesFor(r registry.Resource) opNames {
+	group := r.Group
+	if group == "" {
+		group = "core"
+	}
+	n := opNames{gv: title(group) + title(r.Version), kind: r.Kind}
+	if r.Namespaced {
+		n.namespaced = "Namespaced"
+	}
+	return n
+}
+
+func (n opNames) id(verb, suffix string) string { return verb + n.gv + n.namespaced + n.kind + suffix }
+
+func title(s string) string {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' })
+	for i, p := range parts {
+		parts[i] = strings.ToUpper(p[:1]) + p[1:]
+	}
+	return strings.Join(parts, "")
+}
+
+func withParams(lists ...[]param) []param {
+	var out []param
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// pathsFor lists the paths of one resource: its collection, its items,
+// its subresources and, for namespaced kinds, the all-namespaces list.
+func pathsFor(r registry.Resource, kindDef, listDef string) []pathItem {
+	base := "/apis/" + r.Group + "/" + r.Version
+	if r.Group == "" {
+		base = "/api/" + r.Version
+	}
+	collection := base + "/" + r.Resource
+	common := []param{prettyParam}
+	if r.Namespaced {
+		collection = base + "/namespaces/{namespace}/" + r.Resource
+		common = append([]param{{name: "namespace", in: "path", typ: "string", required: true, description: "object name and auth scope, such as for teams and projects"}}, common...)
+	}
+	nameParam := param{name: "name", in: "path", typ: "string", required: true, description: "name of the " + r.Kind}
+	n, gvk := namesFor(r), r.GroupVersionKind()
+	items := []pathItem{
+		{path: collection, params: common, ops: []operation{
+			{method: "get", id: n.id("list", ""), description: "list or watch objects of kind " + r.Kind, action: "list", gvk: gvk,
+				query: listParams, responses: map[int]string{200: listDef}, watchable: true},
+			{method: "post", id: n.id("create", ""), description: "create a " + r.Kind, action: "post", gvk: gvk,
+				query: writeParams, body: kindDef, responses: map[int]string{200: kindDef, 201: kindDef, 202: kindDef}},
+			{method: "delete", id: "delete" + n.gv + "Collection" + n.namespaced + n.kind, description: "delete collection of " + r.Kind, action: "deletecollection", gvk: gvk,
+				query: withParams(deleteParams, listParams[1:9]), body: deleteOptionsDef, responses: map[int]string{200: statusDef}},
+		}},
+		{path: collection + "/{name}", params: append([]param{nameParam}, common...), ops: itemOps(n, "", kindDef, gvk, true)},
+	}
+	for _, sub := range r.Subresources {
+		def, subGVK, suffix := kindDef, gvk, title(sub)
+		if sub == "scale" {
+			def, subGVK = scaleDef, scaleGVK
+		}
+		items = append(items, pathItem{path: collection + "/{name}/" + sub, params: append([]param{nameParam}, common...),
+			ops: itemOps(n, suffix, def, subGVK, false)})
+	}
+	if r.Namespaced {
+		items = append(items, pathItem{path: base + "/" + r.Resource, params: []param{prettyParam}, ops: []operation{
+			{method: "get", id: "list" + n.gv + r.Kind + "ForAllNamespaces", description: "list or watch objects of kind " + r.Kind, action: "list", gvk: gvk,
+				query: listParams, responses: map[int]string{200: listDef}, watchable: true},
+		}})
+	}
+	return items
+}
+
+// itemOps are read, replace and patch of an object or subresource, and
+// delete of an object.
+func itemOps(n opNames, suffix, def string, gvk schema.GroupVersionKind, deletable bool) []operation {
+	what := "the specified " + n.kind
+	if suffix != "" {
+		what = strings.ToLower(suffix) + " of the specified " + n.kind
+	}
+	ops := []operation{
+		{method: "get", id: n.id("read", suffix), description: "read " + what, action: "get", gvk: gvk, responses: map[int]string{200: def}},
+		{method: "put", id: n.id("replace", suffix), description: "replace " + what, action: "put", gvk: gvk,
+			query: writeParams, body: def, responses: map[int]string{200: def, 201: def}},
+		{method: "patch", id: n.id("patch", suffix), description: "partially update " + what, action: "patch", gvk: gvk,
+			query: append(append([]param{}, writeParams...), forceParam), body: patchDef, patchBody: true, responses: map[int]string{200: def, 201: def}},
+	}
+	if deletable {
+		ops = append(ops, operation{method: "delete", id: n.id("delete", ""), description: "delete a " + n.kind, action: "delete", gvk: gvk,
+			query: deleteParams, body: deleteOptionsDef, responses: map[int]string{200: statusDef, 202: statusDef}})
+	}
+	return ops
+}
