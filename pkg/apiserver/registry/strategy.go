@@ -19,7 +19,10 @@ type Strategy interface {
 	// may not change (status, for kinds with a status subresource) and
 	// applies defaults to obj.
 	PrepareForUpdate(obj, old runtime.Object)
-	// PrepareForStatusUpdate keeps from old everything but the status.
+	// PrepareForStatusUpdate keeps from old what a /status write may not
+	// change: always the spec, and per kind what kube-apiserver's status
+	// strategy keeps (Deployments also keep labels, Pods owner references
+	// and deletion state). Annotations may change through /status.
 	PrepareForStatusUpdate(obj, old runtime.Object)
 	// Validate checks a new object, with kube-apiserver's field paths and
 	// messages.
