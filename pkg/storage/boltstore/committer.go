@@ -14,8 +14,10 @@ import (
 // Group commit. One goroutine, the committer, owns every write: it takes
 // all queued ops (up to MaxBatch), applies them in arrival order in one
 // db.Update — each op sees the effects of the ones before it and fails
-// alone when its check fails — commits with one fsync, publishes the events
-// to the watchers in revision order, and only then answers the callers.
+// alone when its check fails — commits once (bbolt syncs the data pages,
+// then the meta page), records the events in the watch history, answers
+// the callers, and hands the events to the hub's dispatcher, which fans
+// them out in revision order while the next transaction runs.
 //
 // bbolt's db.Batch would also share the fsync, but it may run a function
 // more than once and in a different transaction after a failure, and it
@@ -82,6 +84,9 @@ func (s *Store) drain(batch []*op) []*op {
 	return batch
 }
 
+// errNothingWritten ends a transaction in which every op failed its check.
+var errNothingWritten = errors.New("boltstore: nothing written")
+
 // commit writes one batch in one transaction and answers every op in it.
 func (c *committer) commit(batch []*op) {
 	s := c.store
@@ -116,7 +121,7 @@ func (c *committer) commit(batch []*op) {
 			results[i].kv = ev.KV
 		}
 		if rev == c.rev {
-			return nil
+			return errNothingWritten // roll back: no commit, no fsync
 		}
 		var err error
 		oldest, err = trimHistory(evs, oldest, rev-int64(s.opts.HistorySize))
@@ -125,23 +130,28 @@ func (c *committer) commit(batch []*op) {
 		}
 		return tx.Bucket(bucketMeta).Put(metaRevision, revKey(rev))
 	})
+	if errors.Is(err, errNothingWritten) {
+		err = nil
+	}
 	if err != nil {
 		err = fmt.Errorf("boltstore: commit: %w", err)
 		s.log.Error("commit failed", "ops", len(batch), "err", err)
+		events = nil // rolled back: nothing to tell the watchers
 		for i := range results {
 			results[i] = result{err: err}
 		}
 	} else {
 		c.rev, c.diskOldest = rev, oldest
 		s.rev.Store(rev)
-		if s.opts.OnCommit != nil {
-			s.opts.OnCommit(len(batch), time.Since(start))
+		if s.opts.OnCommit != nil && len(events) > 0 {
+			s.opts.OnCommit(len(events), time.Since(start))
 		}
-		s.hub.publish(events)
+		s.hub.record(events)
 	}
 	for i, o := range batch {
 		o.done <- results[i]
 	}
+	s.hub.publish(events)
 }
 
 // apply performs one op as revision rev. opErr is the op's own failure

@@ -25,7 +25,7 @@ share transactions: one goroutine, the committer, takes every write queued
 while the previous transaction was syncing, applies them in arrival order
 (each sees the ones before it; a failed precondition fails that write alone),
 commits once, hands the events to the watchers and then answers the callers.
-Under load a transaction carries many writes for the price of one fsync.
+Under load a transaction carries many writes for the price of one commit.
 
 Each write also stores its event (the new value, and the previous one) in the
 events bucket under its revision, and in an in-memory ring of the same size.

@@ -25,7 +25,8 @@ type Options struct {
 	// Logger receives the store's few log lines. Default slog.Default().
 	Logger *slog.Logger
 	// OnCommit, when set, is called by the committer after each
-	// successful fsync with the number of writes in the transaction and
+	// successful fsync with the number of writes in the transaction (the
+	// ones that failed their checks are not counted) and
 	// the time the transaction took, for commit-latency metrics. It runs
 	// on the write path, after Revision() has moved to the transaction's
 	// last revision and before the events reach the watchers: keep it

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -121,7 +122,8 @@ func TestOpenTrimsHistoryWhenItShrinks(t *testing.T) {
 
 // TestGroupCommitSharesOneTransaction holds the first commit (in OnCommit,
 // which runs on the committer) until every other writer is queued, then
-// checks that they all went into the next transaction.
+// checks that they all went into the next transaction, where three creates
+// of the same key fail alone: one wins, the others get ErrExists.
 func TestGroupCommitSharesOneTransaction(t *testing.T) {
 	const writers = 32
 	var (
@@ -144,26 +146,35 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 		return len(batches)
 	}
 	var wg sync.WaitGroup
+	var exists atomic.Int32
 	write := func(key string) {
-		if _, err := s.Create(t.Context(), key, []byte("x")); err != nil {
+		_, err := s.Create(t.Context(), key, []byte("x"))
+		switch {
+		case errors.Is(err, storage.ErrExists) && key == "/g/dup":
+			exists.Add(1)
+		case err != nil:
 			t.Errorf("Create(%s): %v", key, err)
 		}
 	}
 	wg.Go(func() { write("/g/first") })
 	waitFor(t, "first commit", func() bool { return committed() == 1 })
 	for i := range writers - 1 {
-		wg.Go(func() { write(fmt.Sprintf("/g/%d", i)) })
+		key := fmt.Sprintf("/g/%d", i)
+		if i%10 == 5 {
+			key = "/g/dup"
+		}
+		wg.Go(func() { write(key) })
 	}
 	waitFor(t, "writers queued", func() bool { return len(s.reqs) == writers-1 })
 	close(release)
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if !slices.Equal(batches, []int{1, writers - 1}) {
-		t.Fatalf("transactions carried %v writes, want [1 %d]", batches, writers-1)
+	if !slices.Equal(batches, []int{1, writers - 3}) || exists.Load() != 2 {
+		t.Fatalf("transactions carried %v writes and %d creates failed, want [1 %d] and 2", batches, exists.Load(), writers-3)
 	}
-	if s.Revision() != writers {
-		t.Fatalf("revision %d after %d writes", s.Revision(), writers)
+	if s.Revision() != writers-2 {
+		t.Fatalf("revision %d after %d successful writes", s.Revision(), writers-2)
 	}
 }
 

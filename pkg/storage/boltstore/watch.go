@@ -9,29 +9,50 @@ import (
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// hub fans committed events out to the watchers. It never blocks: every
-// send is non-blocking, and a watcher whose buffer is full is ended with
-// storage.ErrWatcherTooSlow. One mutex orders everything: publishing a
-// batch, registering a watcher (which copies its backlog from the history
-// under the same lock, so no event is missed or sent twice), progress
-// ticks and ending watchers.
+// hub fans committed events out to the watchers. A committed batch goes
+// in two steps: the committer records it in the history (before it answers
+// the writers, so that a watch opened after a write returns can replay
+// it), then queues it for the dispatcher goroutine, which offers it to
+// every watcher while the committer goes on with the next transaction.
+//
+// Fan-out never waits for a watcher: every send is non-blocking, and a
+// watcher whose buffer is full is ended with storage.ErrWatcherTooSlow.
+// (When the dispatcher itself falls behind, the committer waits for room
+// in the queue: CPU, not a slow reader, then paces the writers.)
+//
+// One mutex orders the rest: recording a batch, registering a watcher
+// (which copies its backlog from the history and starts its live stream
+// after the last recorded revision, so no event is missed or sent twice),
+// fan-out, progress ticks and ending watchers.
 type hub struct {
 	buffer int
+	queue  chan []storage.Event // recorded batches waiting for fan-out
+	done   chan struct{}        // closed when the dispatcher returns
 
 	mu       sync.Mutex
-	rev      int64 // revision of the last published event
+	rev      int64 // revision of the last recorded event
+	sent     int64 // revision of the last event fanned out
 	hist     *history
 	watchers map[*watcher]struct{}
 	closed   bool
 }
 
+// dispatchQueue is how many committed batches may wait for fan-out.
+const dispatchQueue = 64
+
+// newHub starts the dispatcher; close stops it.
 func newHub(opts Options, rev int64, events []storage.Event) *hub {
-	return &hub{
+	h := &hub{
 		buffer:   opts.WatcherBuffer,
+		queue:    make(chan []storage.Event, dispatchQueue),
+		done:     make(chan struct{}),
 		rev:      rev,
+		sent:     rev,
 		hist:     newHistory(opts.HistorySize, rev, events),
 		watchers: map[*watcher]struct{}{},
 	}
+	go h.dispatch()
+	return h
 }
 
 // watcher is one open watch. Its fields other than hub, prefix and ch are
@@ -40,8 +61,8 @@ type watcher struct {
 	hub    *hub
 	prefix string
 	ch     chan storage.Event
-	// after: events at or below this revision are not sent (they were
-	// before the watch's start, or in its backlog).
+	// after: the live stream skips events at or below this revision
+	// (they were before the watch's start, or in its backlog).
 	after int64
 	// busy: an event was sent since the last progress tick.
 	busy  bool
@@ -76,15 +97,17 @@ func (h *hub) watch(ctx context.Context, prefix string, from int64) (*watcher, e
 		from = h.rev
 	}
 	var backlog []storage.Event
+	after := from
 	if from < h.rev {
 		if oldest := h.hist.oldest(); from < oldest-1 {
 			return nil, &storage.ExpiredError{Requested: from, Oldest: oldest - 1}
 		}
 		backlog = h.hist.since(from, prefix)
+		after = h.rev
 	}
 	// The channel holds the whole backlog plus the live buffer, so that
 	// a resumed watch is not evicted for the history it asked for.
-	w := &watcher{hub: h, prefix: prefix, after: from, busy: len(backlog) > 0,
+	w := &watcher{hub: h, prefix: prefix, after: after, busy: len(backlog) > 0,
 		ch: make(chan storage.Event, len(backlog)+h.buffer)}
 	for _, ev := range backlog {
 		w.ch <- ev
@@ -94,9 +117,9 @@ func (h *hub) watch(ctx context.Context, prefix string, from int64) (*watcher, e
 	return w, nil
 }
 
-// publish appends a committed batch to the history and offers it to every
-// watcher. Called by the committer, in revision order.
-func (h *hub) publish(events []storage.Event) {
+// record appends a committed batch to the history. Called by the
+// committer, in revision order, before it answers the batch's writers.
+func (h *hub) record(events []storage.Event) {
 	if len(events) == 0 {
 		return
 	}
@@ -106,9 +129,31 @@ func (h *hub) publish(events []storage.Event) {
 		h.hist.append(ev)
 	}
 	h.rev = h.hist.last
+}
+
+// publish queues a recorded batch for fan-out. Called by the committer
+// after record, in revision order.
+func (h *hub) publish(events []storage.Event) {
+	if len(events) > 0 {
+		h.queue <- events
+	}
+}
+
+// dispatch offers each queued batch to every watcher, until close.
+func (h *hub) dispatch() {
+	defer close(h.done)
+	for events := range h.queue {
+		h.fanOut(events)
+	}
+}
+
+func (h *hub) fanOut(events []storage.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	for w := range h.watchers {
 		h.sendLocked(w, events)
 	}
+	h.sent = eventRevision(events[len(events)-1])
 }
 
 func (h *hub) sendLocked(w *watcher, events []storage.Event) {
@@ -137,7 +182,7 @@ func (h *hub) progress() {
 			w.busy = false
 			continue
 		}
-		ev := storage.Event{Type: storage.Progress, KV: storage.KV{ModRevision: max(h.rev, w.after)}}
+		ev := storage.Event{Type: storage.Progress, KV: storage.KV{ModRevision: max(h.sent, w.after)}}
 		select {
 		case w.ch <- ev:
 		default:
@@ -163,8 +208,12 @@ func (h *hub) endLocked(w *watcher, err error) {
 	}
 }
 
-// close ends every watch with storage.ErrClosed and refuses new ones.
+// close delivers the queued batches, stops the dispatcher, then ends every
+// watch with storage.ErrClosed and refuses new ones. The committer must
+// have stopped.
 func (h *hub) close() {
+	close(h.queue)
+	<-h.done
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.closed = true
