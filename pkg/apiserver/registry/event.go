@@ -10,7 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -39,18 +39,20 @@ func (eventStrategy) PrepareForUpdate(obj, old runtime.Object) {}
 // PrepareForStatusUpdate: events have no status subresource.
 func (eventStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {}
 
-// Validate checks a new event.
+// Validate checks a new event. Like kube-apiserver for core/v1 events,
+// the name only has to be usable in a URL path (no DNS rule), and the
+// event's own rules are reported before the metadata's.
 func (eventStrategy) Validate(obj runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
-	errs := validateMetaCreate(&e.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
-	return append(errs, validateEventFields(e)...)
+	errs := validateEventFields(e)
+	return append(errs, validateMetaCreate(&e.ObjectMeta, true, path.ValidatePathSegmentName)...)
 }
 
 // ValidateUpdate checks metadata and the same field rules as create.
 func (eventStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
-	errs := validateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)
-	return append(errs, validateEventFields(e)...)
+	errs := validateEventFields(e)
+	return append(errs, validateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)...)
 }
 
 // GenerationChanged: events have no generation.

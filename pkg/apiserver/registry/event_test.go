@@ -51,9 +51,13 @@ func TestEventValidation(t *testing.T) {
 			e.Message = strings.Repeat("m", 1025)
 		}, []string{`message: Invalid value: "": can have at most 1024 characters`}},
 		{"no namespace", func(e *corev1.Event) { e.Namespace = "" }, []string{
-			"metadata.namespace: Required value",
 			`involvedObject.namespace: Invalid value: "default": does not match event.namespace`,
 			`namespace: Invalid value: "": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+			"metadata.namespace: Required value",
+		}},
+		{"name is a path segment, not a DNS name", func(e *corev1.Event) { e.Name = "Web.ABC" }, nil},
+		{"name with a slash", func(e *corev1.Event) { e.Name = "a/b" }, []string{
+			`metadata.name: Invalid value: "a/b": may not contain '/'`,
 		}},
 	}
 	for _, tc := range cases {
