@@ -10,7 +10,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,7 +44,7 @@ func (eventStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {}
 func (eventStrategy) Validate(obj runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
 	errs := validateEventFields(e)
-	return append(errs, validateMetaCreate(&e.ObjectMeta, true, path.ValidatePathSegmentName)...)
+	return append(errs, validateMetaCreate(&e.ObjectMeta, true, pathSegmentName)...)
 }
 
 // ValidateUpdate checks metadata and the same field rules as create.
@@ -135,4 +134,13 @@ func requiredWithLimit(fldPath *field.Path, value string, limit int) field.Error
 		return field.ErrorList{field.Invalid(fldPath, "", fmt.Sprintf("can have at most %v characters", limit))}
 	}
 	return nil
+}
+
+// pathSegmentName is the only name rule kube-apiserver applies to core/v1
+// events: the name must be usable as one URL path segment.
+func pathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return content.IsPathSegmentPrefix(name)
+	}
+	return content.IsPathSegmentName(name)
 }
