@@ -40,7 +40,12 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/miniapi/miniapi/pkg/controllers/deployment"
+	"github.com/miniapi/miniapi/pkg/controllers/garbagecollector"
+	"github.com/miniapi/miniapi/pkg/controllers/kubelet"
+	"github.com/miniapi/miniapi/pkg/controllers/namespace"
+	"github.com/miniapi/miniapi/pkg/controllers/node"
 	"github.com/miniapi/miniapi/pkg/controllers/replicaset"
+	"github.com/miniapi/miniapi/pkg/controllers/scheduler"
 )
 
 // Options configure the controllers.
@@ -97,6 +102,26 @@ func controllerList(d Deps, opts Options) []entry {
 				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("replicaset-controller"),
 				Logger: d.Logger, Clock: d.Clock,
 			})
+		}},
+		{"node", func() (Controller, error) {
+			return node.New(node.Config{Count: opts.Nodes, Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+		}},
+		{"scheduler", func() (Controller, error) {
+			return scheduler.New(scheduler.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder(scheduler.Name), Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"kubelet", func() (Controller, error) {
+			return kubelet.New(kubelet.Config{
+				Client: d.Client, Informers: d.Informers, PodReadyDelay: opts.PodReadyDelay, Logger: d.Logger, Clock: d.Clock,
+				NewRecorder: func(src corev1.EventSource) record.EventRecorder { return d.events.NewRecorder(scheme.Scheme, src) },
+			})
+		}},
+		{"garbagecollector", func() (Controller, error) {
+			return garbagecollector.New(garbagecollector.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+		}},
+		{"namespace", func() (Controller, error) {
+			return namespace.New(namespace.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
 		}},
 	}
 }
