@@ -24,8 +24,11 @@ A write returns only after its transaction is fsynced. Concurrent writers
 share transactions: one goroutine, the committer, takes every write queued
 while the previous transaction was syncing, applies them in arrival order
 (each sees the ones before it; a failed precondition fails that write alone),
-commits once, hands the events to the watchers and then answers the callers.
-Under load a transaction carries many writes for the price of one commit.
+commits once, records the events in the watch history and answers the
+callers. Under load a transaction carries many writes for the price of one
+commit. A second goroutine, the dispatcher, offers each committed batch to
+the watchers in revision order while the committer runs the next
+transaction.
 
 Each write also stores its event (the new value, and the previous one) in the
 events bucket under its revision, and in an in-memory ring of the same size.
