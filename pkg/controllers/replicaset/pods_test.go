@@ -30,7 +30,9 @@ func readyAt(sec int64) podOpt {
 			Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Unix(sec, 0)})
 	}
 }
-func created(sec int64) podOpt { return func(p *corev1.Pod) { p.CreationTimestamp = metav1.Unix(sec, 0) } }
+func created(sec int64) podOpt {
+	return func(p *corev1.Pod) { p.CreationTimestamp = metav1.Unix(sec, 0) }
+}
 func cost(v string) podOpt {
 	return func(p *corev1.Pod) { p.Annotations = map[string]string{deletionCostAnnotation: v} }
 }
