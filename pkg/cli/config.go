@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	clientcmdlatest "k8s.io/client-go/tools/clientcmd/api/latest"
+	"sigs.k8s.io/yaml"
 )
 
 // newConfigCmd is `config view|use-context|get-contexts|current-context`,
@@ -79,6 +81,19 @@ func newConfigViewCmd(f *Factory, streams IOStreams) *cobra.Command {
 				}
 				clientcmdapi.ShortenConfig(config)
 			}
+			if output == "json" {
+				// kubectl prints the typed v1 Config, in field order.
+				v1, err := clientcmdlatest.Scheme.ConvertToVersion(config, clientcmdlatest.ExternalVersion)
+				if err != nil {
+					return err
+				}
+				data, err := json.MarshalIndent(v1, "", "    ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(streams.Out, "%s\n", data)
+				return err
+			}
 			obj, err := configAsMap(config)
 			if err != nil {
 				return err
@@ -97,6 +112,9 @@ func newConfigViewCmd(f *Factory, streams IOStreams) *cobra.Command {
 func configAsMap(config *clientcmdapi.Config) (map[string]any, error) {
 	data, err := runtime.Encode(clientcmdlatest.Codec, config)
 	if err != nil {
+		return nil, err
+	}
+	if data, err = yaml.YAMLToJSON(data); err != nil {
 		return nil, err
 	}
 	var m map[string]any

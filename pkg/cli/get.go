@@ -297,21 +297,23 @@ func (o *getOptions) printGeneric(results []*fetched, singleItem bool) error {
 			return err
 		}
 	}
+	obj := map[string]any{}
 	if singleItem && len(objs) == 1 {
-		return o.printer.PrintObj(objs[0], o.streams.Out)
-	}
-	items := make([]any, len(objs))
-	for i, obj := range objs {
-		items[i] = obj
-	}
-	list := map[string]any{
-		"apiVersion": "v1",
-		"kind":       "List",
-		"items":      items,
-		"metadata":   map[string]any{"resourceVersion": ""},
+		obj = objs[0]
+	} else {
+		items := make([]any, len(objs))
+		for i, o := range objs {
+			items[i] = o
+		}
+		obj = map[string]any{
+			"apiVersion": "v1",
+			"kind":       "List",
+			"items":      items,
+			"metadata":   map[string]any{"resourceVersion": ""},
+		}
 	}
 	w := newTabWriter(o.streams.Out)
-	err := o.printer.PrintObj(list, w)
+	err := o.printer.PrintObj(obj, w)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -73,7 +74,22 @@ func (q listQuery) apply(r *rest.Request) *rest.Request {
 // *errors.StatusError.
 func getRaw(ctx context.Context, c rest.Interface, path, accept string, q listQuery) ([]byte, error) {
 	req := q.apply(c.Get().AbsPath(path).SetHeader("Accept", accept))
-	return req.Do(ctx).Raw()
+	return doRaw(ctx, req)
+}
+
+// doRaw sends a request and returns the response body. An error response
+// that carries a Status becomes an *errors.StatusError with the server's
+// own message (client-go's generic error would hide it).
+func doRaw(ctx context.Context, req *rest.Request) ([]byte, error) {
+	body, err := req.Do(ctx).Raw()
+	if err == nil {
+		return body, nil
+	}
+	var st metav1.Status
+	if len(body) > 0 && utiljson.Unmarshal(body, &st) == nil && st.Kind == "Status" && st.Status == metav1.StatusFailure {
+		return nil, &apierrors.StatusError{ErrStatus: st}
+	}
+	return nil, err
 }
 
 // decodeTable decodes a Table response; a server that answered with a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
 )
 
 // IOStreams are the standard streams a command reads and writes. Tests
@@ -89,6 +90,7 @@ func Execute(args []string, streams IOStreams) (code int) {
 			code = 1
 		}
 	}()
+	silenceClientLogs()
 	cmd := NewRootCmd(streams)
 	cmd.SetArgs(args)
 	err := cmd.Execute()
@@ -96,4 +98,13 @@ func Execute(args []string, streams IOStreams) (code int) {
 		return 0
 	}
 	return PrintError(streams.ErrOut, err)
+}
+
+// silenceClientLogs keeps client-go's klog lines (for example discovery's
+// "Couldn't get current server API group list", which kubectl prints
+// several times before its error) off stderr: minictl says what went wrong
+// once, in PrintError.
+func silenceClientLogs() {
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
 }

@@ -183,8 +183,9 @@ func (o *scaleOptions) scaleOne(ctx context.Context, c rest.Interface, t scaleTa
 func (o *scaleOptions) scaleOnce(ctx context.Context, c rest.Interface, path string) error {
 	if o.CurrentReplicas == -1 && o.ResourceVersion == "" {
 		patch := fmt.Sprintf(`{"spec":{"replicas":%d}}`, o.Replicas)
-		return c.Patch(types.MergePatchType).AbsPath(path).SetHeader("Accept", acceptScale).
-			Body([]byte(patch)).Do(ctx).Error()
+		_, err := doRaw(ctx, c.Patch(types.MergePatchType).AbsPath(path).SetHeader("Accept", acceptScale).
+			Body([]byte(patch)))
+		return err
 	}
 	s, err := getScale(ctx, c, path)
 	if err != nil {
@@ -201,12 +202,13 @@ func (o *scaleOptions) scaleOnce(ctx context.Context, c rest.Interface, path str
 	if err != nil {
 		return err
 	}
-	return c.Put().AbsPath(path).SetHeader("Accept", acceptScale).SetHeader("Content-Type", "application/json").
-		Body(body).Do(ctx).Error()
+	_, err = doRaw(ctx, c.Put().AbsPath(path).SetHeader("Accept", acceptScale).SetHeader("Content-Type", "application/json").
+		Body(body))
+	return err
 }
 
 func getScale(ctx context.Context, c rest.Interface, path string) (*autoscalingv1.Scale, error) {
-	body, err := c.Get().AbsPath(path).SetHeader("Accept", acceptScale).Do(ctx).Raw()
+	body, err := doRaw(ctx, c.Get().AbsPath(path).SetHeader("Accept", acceptScale))
 	if err != nil {
 		return nil, err
 	}
