@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -105,18 +104,13 @@ func (s *Server) storeError(q request, err error) error {
 	return err
 }
 
-// oldestRevision reads the oldest revision a storage.ErrExpired names
-// ("oldest watchable is N" / "oldest kept is N"), for the 410 message;
-// fallback when it names none.
+// oldestRevision is the oldest revision a storage.ErrExpired names, for
+// the 410 message ("too old resource version: N (oldest)"); fallback when
+// the error carries none.
 func oldestRevision(err error, fallback int64) int64 {
-	msg := err.Error()
-	for _, marker := range []string{"oldest watchable is ", "oldest kept is "} {
-		if i := strings.Index(msg, marker); i >= 0 {
-			var n int64
-			if _, scanErr := fmt.Sscanf(msg[i+len(marker):], "%d", &n); scanErr == nil {
-				return n
-			}
-		}
+	var expired *storage.ExpiredError
+	if errors.As(err, &expired) {
+		return expired.Oldest
 	}
 	return fallback
 }
