@@ -31,10 +31,14 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
-// Media types of the protobuf forms kubectl may ask for.
+// Media types of the protobuf forms kubectl may ask for. The answer's
+// Content-Type spells the version with a dot, as kube-apiserver's does:
+// "@" is not allowed in a media type, and client-go's mime parsing rejects it.
 const (
-	v2Protobuf = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
-	v3Protobuf = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf"
+	v2Protobuf         = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+	v2ProtobufLegacy   = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+	v2ProtobufResponse = v2ProtobufLegacy
+	v3Protobuf         = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf"
 )
 
 // document is one encoded document and its hash (upper-case hex SHA-512,
@@ -120,7 +124,7 @@ func (h *handler) serveV2(w http.ResponseWriter, r *http.Request) {
 			writeStatus(w, http.StatusInternalServerError, metav1.StatusReasonInternalError, h.v2ProtoErr.Error())
 			return
 		}
-		h.serveDocument(w, r, h.v2Proto, v2Protobuf)
+		h.serveDocument(w, r, h.v2Proto, v2ProtobufResponse)
 	default:
 		writeStatus(w, http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable, "only the following media types are accepted: application/json, "+v2Protobuf)
 	}
@@ -185,7 +189,7 @@ func negotiate(accept, protobuf string) string {
 		switch typ {
 		case "application/json", "application/*", "*/*":
 			return "json"
-		case protobuf:
+		case protobuf, v2ProtobufLegacy:
 			return "protobuf"
 		}
 	}

@@ -256,7 +256,7 @@ func TestV2JSONAndProtobuf(t *testing.T) {
 	}
 
 	rec = serve(h, "/openapi/v2", v2Protobuf+",application/json")
-	if rec.Header().Get("Content-Type") != v2Protobuf {
+	if rec.Header().Get("Content-Type") != "application/com.github.proto-openapi.spec.v2.v1.0+protobuf" {
 		t.Fatalf("content type %q", rec.Header().Get("Content-Type"))
 	}
 	var doc openapi_v2.Document
