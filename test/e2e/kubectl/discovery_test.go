@@ -1,0 +1,53 @@
+package kubectl
+
+import (
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+)
+
+// TestDiscoveryAndExplain checks what kubectl learns from discovery and
+// OpenAPI v3: api-resources, and explain.
+func TestDiscoveryAndExplain(t *testing.T) {
+	s := start(t)
+
+	expectOut(t, s, `NAME          SHORTNAMES   APIVERSION   NAMESPACED   KIND
+deployments   deploy       apps/v1      true         Deployment
+replicasets   rs           apps/v1      true         ReplicaSet
+`, "api-resources", "--api-group=apps")
+	res := ok(t, s, "api-resources")
+	for _, want := range []string{
+		"events        ev           v1           true         Event\n",
+		"namespaces    ns           v1           false        Namespace\n",
+		"nodes         no           v1           false        Node\n",
+		"pods          po           v1           true         Pod\n",
+	} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("api-resources lacks %q:\n%s", want, res.Stdout)
+		}
+	}
+
+	out := ok(t, s, "explain", "deployment.spec.replicas").Stdout
+	for _, want := range []string{"GROUP:      apps\n", "KIND:       Deployment\n", "VERSION:    v1\n", "FIELD: replicas <integer>\n", "DESCRIPTION:\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	// The description is the API type's, word for word (kubectl wraps it).
+	doc := appsv1.DeploymentSpec{}.SwaggerDoc()["replicas"]
+	if got := strings.Join(strings.Fields(out[strings.Index(out, "DESCRIPTION:")+len("DESCRIPTION:"):]), " "); got != doc {
+		t.Errorf("explain description = %q, want %q", got, doc)
+	}
+
+	out = ok(t, s, "explain", "deployment.spec").Stdout
+	for _, want := range []string{"FIELD: spec <DeploymentSpec>", "replicas\t<integer>", "selector\t<LabelSelector> -required-", "strategy\t<DeploymentStrategy>", "template\t<PodTemplateSpec> -required-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain deployment.spec lacks %q:\n%s", want, out)
+		}
+	}
+	out = ok(t, s, "explain", "pods.spec.containers.resources.limits").Stdout
+	if !strings.Contains(out, "FIELD: limits <map[string]Quantity>") {
+		t.Errorf("explain limits:\n%s", out)
+	}
+}
