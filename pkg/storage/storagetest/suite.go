@@ -1,6 +1,19 @@
 // Package storagetest is the conformance suite every storage.Store backend
 // passes. A backend's test calls Run with a function that opens its store
-// on a directory; the suite reopens the same directory to test restarts.
+// on a directory; the suite reopens the same directory to test restarts:
+//
+//	func TestConformance(t *testing.T) {
+//		storagetest.Run(t, func(t testing.TB, dir string, cfg storagetest.Config) storage.Store {
+//			s, err := mybackend.Open(dir, cfg.HistorySize, ...)
+//			if err != nil {
+//				t.Fatal(err)
+//			}
+//			return s
+//		})
+//	}
+//
+// The suite closes every store it opens. Its tests run in parallel, each on
+// its own directory.
 //
 // Callers of a Store end their prefixes with "/": a prefix is a plain byte
 // prefix, so "/a/b" also matches "/a/bc". The suite checks that "/a/b/" does
