@@ -100,7 +100,9 @@ func setImage(t *testing.T, c kubernetes.Interface, name, image string) {
 	}
 }
 
-func revision(obj metav1.Object) string { return obj.GetAnnotations()["deployment.kubernetes.io/revision"] }
+func revision(obj metav1.Object) string {
+	return obj.GetAnnotations()["deployment.kubernetes.io/revision"]
+}
 
 // TestRollingUpdate changes the image of a 4-replica Deployment with
 // maxSurge 1 and maxUnavailable 1, and checks with a watch that the
