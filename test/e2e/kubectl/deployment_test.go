@@ -118,6 +118,24 @@ func TestDeploymentWorkflow(t *testing.T) {
 		}
 	})
 
+	t.Run("get events", func(t *testing.T) {
+		rows := table(t, ok(t, s, "get", "events").Stdout)
+		if join(rows[:1]) != "LAST SEEN | TYPE | REASON | OBJECT | MESSAGE\n" {
+			t.Fatalf("get events header %v", rows[0])
+		}
+		found := false
+		for _, r := range rows[1:] {
+			found = found || (len(r) == 5 && r[1] == "Normal" && r[2] == "ScalingReplicaSet" && r[3] == "deployment/web")
+		}
+		if !found {
+			t.Errorf("no ScalingReplicaSet event for deployment/web:\n%s", join(rows))
+		}
+		wide := table(t, ok(t, s, "get", "events", "-o", "wide").Stdout)
+		if join(wide[:1]) != "LAST SEEN | TYPE | REASON | OBJECT | SUBOBJECT | SOURCE | MESSAGE | FIRST SEEN | COUNT | NAME\n" {
+			t.Errorf("get events -o wide header %v", wide[0])
+		}
+	})
+
 	t.Run("scale", func(t *testing.T) {
 		expectOut(t, s, "deployment.apps/web scaled\n", "scale", "deploy", "web", "--replicas=5")
 		expectOut(t, s, "2", "get", "deploy", "web", "-o", "jsonpath={.metadata.generation}")

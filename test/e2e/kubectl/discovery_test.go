@@ -28,6 +28,21 @@ replicasets   rs           apps/v1      true         ReplicaSet
 		}
 	}
 
+	// The simulated nodes (--nodes=3 by default), with kube's node columns.
+	rows := table(t, ok(t, s, "get", "nodes").Stdout)
+	if join(rows[:1]) != "NAME | STATUS | ROLES | AGE | VERSION\n" || len(rows) != 4 {
+		t.Errorf("get nodes:\n%s", join(rows))
+	}
+	for _, r := range rows[1:] {
+		if len(r) != 5 || r[1] != "Ready" || r[2] != "<none>" {
+			t.Errorf("node row %v", r)
+		}
+	}
+	rows = table(t, ok(t, s, "get", "nodes", "-o", "wide").Stdout)
+	if join(rows[:1]) != "NAME | STATUS | ROLES | AGE | VERSION | INTERNAL-IP | EXTERNAL-IP | OS-IMAGE | KERNEL-VERSION | CONTAINER-RUNTIME\n" {
+		t.Errorf("get nodes -o wide header %v", rows[0])
+	}
+
 	out := ok(t, s, "explain", "deployment.spec.replicas").Stdout
 	for _, want := range []string{"GROUP:      apps\n", "KIND:       Deployment\n", "VERSION:    v1\n", "FIELD: replicas <integer>\n", "DESCRIPTION:\n"} {
 		if !strings.Contains(out, want) {
