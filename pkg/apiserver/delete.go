@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
 
 	"github.com/miniapi/miniapi/pkg/storage"
 )
@@ -23,28 +25,48 @@ const (
 	finalizerOrphan     = metav1.FinalizerOrphanDependents // "orphan"
 )
 
-var deleteOptionsGVK = metav1.SchemeGroupVersion.WithKind("DeleteOptions")
+// decodeDeleteOptions reads a DeleteOptions body. Clients label it with
+// the resource's group version (client-go's typed clients), v1 or
+// meta.k8s.io/v1; all mean the same type.
+func decodeDeleteOptions(r *http.Request, q request, body []byte) (*metav1.DeleteOptions, error) {
+	info, err := bodySerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	if info.MediaType != mediaProtobuf {
+		opts := &metav1.DeleteOptions{}
+		if err := yaml.Unmarshal(body, opts); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body of the request could not be decoded as DeleteOptions: %v", err))
+		}
+		if opts.Kind != "" && opts.Kind != "DeleteOptions" {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body of the request was a %s, not DeleteOptions", opts.Kind))
+		}
+		return opts, nil
+	}
+	newOpts := func() runtime.Object { return &metav1.DeleteOptions{} }
+	var last error
+	for _, gv := range []schema.GroupVersion{q.res.GroupVersionKind().GroupVersion(), {Version: "v1"}, metav1.SchemeGroupVersion} {
+		dec, err := decodeWith(info, "Ignore", body, gv.WithKind("DeleteOptions"), newOpts)
+		if err == nil {
+			return dec.obj.(*metav1.DeleteOptions), nil
+		}
+		last = err
+	}
+	return nil, last
+}
 
 // readDeleteOptions reads DeleteOptions from the body (JSON or protobuf)
 // and the query string, the query winning as in kube-apiserver.
-func readDeleteOptions(w http.ResponseWriter, r *http.Request) (*metav1.DeleteOptions, error) {
+func readDeleteOptions(w http.ResponseWriter, r *http.Request, q request) (*metav1.DeleteOptions, error) {
 	opts := &metav1.DeleteOptions{}
 	body, err := readBody(w, r)
 	if err != nil {
 		return nil, err
 	}
 	if len(body) > 0 {
-		gvk := deleteOptionsGVK
-		dec, err := decodeBody(r, body, gvk, func() runtime.Object { return &metav1.DeleteOptions{} })
-		if err != nil {
-			// Clients send DeleteOptions as meta.k8s.io/v1 or as v1.
-			gvk.Group = ""
-			dec, err = decodeBody(r, body, gvk, func() runtime.Object { return &metav1.DeleteOptions{} })
-			if err != nil {
-				return nil, err
-			}
+		if opts, err = decodeDeleteOptions(r, q, body); err != nil {
+			return nil, err
 		}
-		opts = dec.obj.(*metav1.DeleteOptions)
 	}
 	query := r.URL.Query()
 	if v := query.Get("gracePeriodSeconds"); v != "" {
@@ -88,7 +110,7 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
-	opts, err := readDeleteOptions(w, r)
+	opts, err := readDeleteOptions(w, r, q)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -282,7 +304,7 @@ func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request, q requ
 		writeError(w, err)
 		return
 	}
-	opts, err := readDeleteOptions(w, r)
+	opts, err := readDeleteOptions(w, r, q)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,4 +42,24 @@ func TestSmokeClientGo(t *testing.T) {
 	t.Logf("%d %s %s", code, ct, body)
 	code, ct, body = ts.do(t, "GET", "/apis/apps/v1/namespaces/default/deployments", "", "")
 	t.Logf("%d %s %s", code, ct, body)
+}
+
+// TestDeleteOptionsBodies: client-go's typed clients label DeleteOptions
+// with the resource's group version, kubectl sends bare JSON.
+func TestDeleteOptionsBodies(t *testing.T) {
+	ts := startTestServer(t)
+	c := ts.client(t)
+	ctx := context.Background()
+	for _, name := range []string{"a", "b"} {
+		if code, _, body := ts.do(t, "POST", deployments, "application/json", strings.Replace(webDeployment, `"name":"web"`, `"name":"`+name+`"`, 1)); code != 201 {
+			t.Fatal(body)
+		}
+	}
+	bg := metav1.DeletePropagationBackground
+	if err := c.AppsV1().Deployments("default").Delete(ctx, "a", metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
+		t.Fatalf("client-go delete: %v", err)
+	}
+	if code, _, body := ts.do(t, "DELETE", deployments+"/b", "application/json", `{"kind":"DeleteOptions","apiVersion":"meta.k8s.io/v1","propagationPolicy":"Background"}`); code != 200 {
+		t.Fatalf("JSON delete: %d %s", code, body)
+	}
 }

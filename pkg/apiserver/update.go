@@ -109,9 +109,13 @@ func (s *Server) applyUpdate(ctx context.Context, q request, dryRun bool, mutate
 			return nil, err
 		}
 		obj.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
-		if q.subresource == "status" {
+		switch q.subresource {
+		case "status":
 			q.res.Strategy.PrepareForStatusUpdate(obj, cur)
-		} else {
+		case "finalize":
+			// mutate changed only spec.finalizers, which the main
+			// resource's PrepareForUpdate would put back.
+		default:
 			q.res.Strategy.PrepareForUpdate(obj, cur)
 		}
 		if err := keepSystemMeta(q.res, q.subresource, obj, cur); err != nil {
