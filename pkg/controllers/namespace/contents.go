@@ -5,6 +5,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/deleteopts"
 )
 
 // contents is one namespaced resource a namespace can hold.
@@ -36,7 +38,8 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return len(l.Items), nil
 			},
 			func(ctx context.Context, ns string) error {
-				return apps.Deployments(ns).DeleteCollection(ctx, del, all)
+				typed := func() error { return apps.Deployments(ns).DeleteCollection(ctx, del, all) }
+				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "deployments", ns, "", del)
 			}},
 		{"replicasets",
 			func(ctx context.Context, ns string) (int, error) {
@@ -47,7 +50,8 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return len(l.Items), nil
 			},
 			func(ctx context.Context, ns string) error {
-				return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all)
+				typed := func() error { return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all) }
+				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "replicasets", ns, "", del)
 			}},
 		{"pods",
 			func(ctx context.Context, ns string) (int, error) {

@@ -20,6 +20,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
@@ -134,13 +135,9 @@ func ours(p *corev1.Pod) bool {
 	return p.Spec.SchedulerName == "" || p.Spec.SchedulerName == Name
 }
 
-// needsWork: an unbound pod of ours, or a bound pending one whose
-// PodScheduled condition is not written yet.
+// needsWork: an unbound, live pod that asks for this scheduler.
 func needsWork(p *corev1.Pod) bool {
-	if !ours(p) || p.DeletionTimestamp != nil {
-		return false
-	}
-	return p.Spec.NodeName == "" || (p.Status.Phase == corev1.PodPending && !scheduledCondition(p))
+	return ours(p) && p.DeletionTimestamp == nil && p.Spec.NodeName == ""
 }
 
 func scheduledCondition(p *corev1.Pod) bool {
@@ -155,15 +152,15 @@ func scheduledCondition(p *corev1.Pod) bool {
 func (s *Scheduler) enqueueUnscheduled() {
 	pods, _ := s.pods.List(labels.Everything())
 	for _, p := range pods {
-		if p.Spec.NodeName == "" && needsWork(p) {
+		if needsWork(p) {
 			s.driver.EnqueueObject(p)
 		}
 	}
 }
 
 // Reconcile schedules the pod named key. Level-based: an unbound pod gets
-// bound; a bound pod without PodScheduled=True gets the condition; anything
-// else (gone, terminating, another scheduler's) needs nothing.
+// bound (and PodScheduled=True); anything else (bound, gone, terminating,
+// another scheduler's) needs nothing.
 func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
@@ -178,9 +175,6 @@ func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 	}
 	if !needsWork(pod) {
 		return nil
-	}
-	if pod.Spec.NodeName != "" {
-		return s.markScheduled(ctx, pod)
 	}
 	nodeName := s.choose(pod)
 	if nodeName == "" {
@@ -239,17 +233,28 @@ func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) 
 }
 
 // markScheduled sets PodScheduled=True through pods/status, as the binding
-// subresource does in kube-apiserver.
+// subresource does in kube-apiserver. The pod is already bound, so a
+// conflict (the kubelet posting status) is retried here on a fresh read
+// rather than by reconciling again; the kubelet sets the condition too.
 func (s *Scheduler) markScheduled(ctx context.Context, pod *corev1.Pod) error {
-	if scheduledCondition(pod) {
-		return nil
-	}
-	upd := pod.DeepCopy()
-	setCondition(&upd.Status, corev1.PodCondition{
-		Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
-		LastTransitionTime: metav1.NewTime(s.clock.Now()),
+	pods := s.client.CoreV1().Pods(pod.Namespace)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if scheduledCondition(pod) {
+			return nil
+		}
+		upd := pod.DeepCopy()
+		setCondition(&upd.Status, corev1.PodCondition{
+			Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
+			LastTransitionTime: metav1.NewTime(s.clock.Now()),
+		})
+		_, err := pods.UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			if fresh, gerr := pods.Get(ctx, pod.Name, metav1.GetOptions{}); gerr == nil && fresh.UID == pod.UID {
+				pod = fresh
+			}
+		}
+		return err
 	})
-	_, err := s.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
