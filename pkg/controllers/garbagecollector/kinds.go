@@ -13,8 +13,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/miniapi/miniapi/pkg/controllers/internal/deleteopts"
 )
 
 // ownerUIDIndex indexes cached objects by the uid of each of their owners,
@@ -77,8 +75,7 @@ func kinds(client kubernetes.Interface, inf informers.SharedInformerFactory) []*
 				return apps.ReplicaSets(ns).Get(ctx, name, metav1.GetOptions{})
 			},
 			delete: func(ctx context.Context, ns, name string, o metav1.DeleteOptions) error {
-				typed := func() error { return apps.ReplicaSets(ns).Delete(ctx, name, o) }
-				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "replicasets", ns, name, o)
+				return apps.ReplicaSets(ns).Delete(ctx, name, o)
 			},
 			patch: func(ctx context.Context, ns, name string, data []byte) error {
 				_, err := apps.ReplicaSets(ns).Patch(ctx, name, mp, data, metav1.PatchOptions{})
@@ -96,8 +93,7 @@ func kinds(client kubernetes.Interface, inf informers.SharedInformerFactory) []*
 				return apps.Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 			},
 			delete: func(ctx context.Context, ns, name string, o metav1.DeleteOptions) error {
-				typed := func() error { return apps.Deployments(ns).Delete(ctx, name, o) }
-				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "deployments", ns, name, o)
+				return apps.Deployments(ns).Delete(ctx, name, o)
 			},
 			patch: func(ctx context.Context, ns, name string, data []byte) error {
 				_, err := apps.Deployments(ns).Patch(ctx, name, mp, data, metav1.PatchOptions{})

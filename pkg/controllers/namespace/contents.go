@@ -5,8 +5,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-
-	"github.com/miniapi/miniapi/pkg/controllers/internal/deleteopts"
 )
 
 // contents is one namespaced resource a namespace can hold.
@@ -38,8 +36,7 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return len(l.Items), nil
 			},
 			func(ctx context.Context, ns string) error {
-				typed := func() error { return apps.Deployments(ns).DeleteCollection(ctx, del, all) }
-				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "deployments", ns, "", del)
+				return apps.Deployments(ns).DeleteCollection(ctx, del, all)
 			}},
 		{"replicasets",
 			func(ctx context.Context, ns string) (int, error) {
@@ -50,8 +47,7 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return len(l.Items), nil
 			},
 			func(ctx context.Context, ns string) error {
-				typed := func() error { return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all) }
-				return deleteopts.Delete(ctx, typed, apps.RESTClient(), "replicasets", ns, "", del)
+				return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all)
 			}},
 		{"pods",
 			func(ctx context.Context, ns string) (int, error) {
