@@ -212,3 +212,26 @@ func TestClientGoUsesAggregated(t *testing.T) {
 		t.Errorf("POST /api = %d", resp.StatusCode)
 	}
 }
+
+// TestClientGoProtobufConfig: clients configured for protobuf (as typed
+// clientsets often are) still get the aggregated JSON, which they accept.
+func TestClientGoProtobufConfig(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(registry.All()))
+	defer srv.Close()
+	cfg := &rest.Config{Host: srv.URL, ContentConfig: rest.ContentConfig{ContentType: "application/vnd.kubernetes.protobuf"}}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := dc.ServerGroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, g := range groups.Groups {
+		names = append(names, g.Name+"="+g.PreferredVersion.GroupVersion)
+	}
+	if got := strings.Join(names, ","); got != "=v1,apps=apps/v1" {
+		t.Errorf("groups = %s", got)
+	}
+}
