@@ -91,11 +91,6 @@ func (o *getOptions) complete(f *Factory, cmd *cobra.Command, args []string) err
 		}
 		o.printer = p
 	}
-	if o.SortBy != "" {
-		if _, err := sortValue(nil, o.SortBy); err != nil {
-			return err
-		}
-	}
 	ns, _, err := f.Namespace()
 	if err != nil {
 		return err
@@ -312,12 +307,7 @@ func (o *getOptions) printGeneric(results []*fetched, singleItem bool) error {
 			"metadata":   map[string]any{"resourceVersion": ""},
 		}
 	}
-	w := newTabWriter(o.streams.Out)
-	err := o.printer.PrintObj(obj, w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
+	return o.printer.PrintObj(obj, o.streams.Out)
 }
 
 // printTables prints the Tables of every result, a blank line between

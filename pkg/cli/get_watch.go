@@ -43,6 +43,11 @@ func (o *getOptions) watch(ctx context.Context, f *Factory, refs []ResourceRef) 
 		return fmt.Errorf("watch is only supported on individual resources and resource collections, but %d resource types were found", distinctRefTypes(refs))
 	}
 	if len(refs) != 1 {
+		for _, r := range refs { // a missing object is reported first
+			if _, err := o.fetch(ctx, f, r); err != nil {
+				return err
+			}
+		}
 		return fmt.Errorf("watch is only supported on individual resources and resource collections, but %d resources were found", len(refs))
 	}
 	c, err := f.RawClient()

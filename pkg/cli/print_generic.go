@@ -276,7 +276,14 @@ func customColumnsFromTemplate(r io.Reader) (*customColumnsPrinter, error) {
 	return p, nil
 }
 
-func (p *customColumnsPrinter) PrintObj(obj map[string]any, w io.Writer) error {
+// PrintObj lays the columns out with kubectl's tab writer: the caller's
+// (a watch keeps one for all events) or one of its own.
+func (p *customColumnsPrinter) PrintObj(obj map[string]any, out io.Writer) error {
+	w, ok := out.(*tabWriter)
+	if !ok {
+		w = newTabWriter(out)
+		defer w.Flush()
+	}
 	if !p.noHeaders && !p.printedHeader {
 		fmt.Fprintln(w, strings.Join(p.headers, "\t"))
 		p.printedHeader = true

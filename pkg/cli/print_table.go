@@ -209,6 +209,9 @@ func escapeTerminal(s string) string {
 // expression over each row's full object (requested with
 // includeObject=Object).
 func sortTableRows(table *metav1.Table, expr string) error {
+	if len(table.Rows) < 2 {
+		return nil
+	}
 	keys := make([]any, len(table.Rows))
 	for i, row := range table.Rows {
 		obj, _ := decodeRowObject(row)

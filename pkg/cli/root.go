@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -105,6 +106,10 @@ func Execute(args []string, streams IOStreams) (code int) {
 // several times before its error) off stderr: minictl says what went wrong
 // once, in PrintError.
 func silenceClientLogs() {
-	klog.LogToStderr(false)
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("logtostderr", "false")
+	_ = fs.Set("alsologtostderr", "false")
+	_ = fs.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
 }

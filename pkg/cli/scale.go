@@ -57,6 +57,7 @@ func newScaleCmd(f *Factory, streams IOStreams) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&o.Replicas, "replicas", -1, "The new desired number of replicas. Required.")
+	_ = cmd.MarkFlagRequired("replicas")
 	fl.IntVar(&o.CurrentReplicas, "current-replicas", -1, "Precondition for current size. Requires that the current size of the resource match this value in order to scale. -1 (default) for no condition.")
 	fl.StringVar(&o.ResourceVersion, "resource-version", "", "Precondition for resource version. Requires that the current resource version match this value in order to scale.")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.")

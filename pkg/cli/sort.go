@@ -33,13 +33,22 @@ func sortValue(obj map[string]any, expr string) (any, error) {
 
 // sortObjects orders decoded objects by a --sort-by expression.
 func sortObjects(objs []map[string]any, expr string) error {
+	if len(objs) < 2 {
+		return nil // nothing to sort: kubectl does not look at the expression
+	}
 	keys := make([]any, len(objs))
+	found := false
 	for i, o := range objs {
 		v, err := sortValue(o, expr)
 		if err != nil {
 			return err
 		}
 		keys[i] = v
+		found = found || v != nil
+	}
+	if !found {
+		rel, _ := relaxedJSONPathExpression(expr)
+		return fmt.Errorf("couldn't find any field with path %q in the list of objects", rel)
 	}
 	idx := make([]int, len(objs))
 	for i := range idx {

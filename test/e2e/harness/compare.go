@@ -1,9 +1,17 @@
 package harness
 
 import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Side by side: run the real kubectl and minictl with the same arguments
@@ -56,7 +64,8 @@ func (s *Server) ExpectSameTable(t testing.TB, args ...string) Result {
 func SameTable(t testing.TB, args []string, kubectl, minictl Result) {
 	t.Helper()
 	kt, mt := Table(kubectl.Stdout), Table(minictl.Stdout)
-	if kubectl.ExitCode != minictl.ExitCode || kubectl.Stderr != minictl.Stderr || !equalTables(kt, mt) {
+	mErr := strings.ReplaceAll(minictl.Stderr, "minictl", "kubectl")
+	if kubectl.ExitCode != minictl.ExitCode || kubectl.Stderr != mErr || !equalTables(kt, mt) {
 		t.Errorf("%v: tables differ\n=== kubectl %s\n=== minictl %s", args, kubectl, minictl)
 	}
 }
@@ -70,6 +79,10 @@ func Table(out string) [][][]string {
 	for _, block := range strings.Split(strings.TrimRight(out, "\n"), "\n\n") {
 		lines := strings.Split(block, "\n")
 		if len(lines) == 0 || lines[0] == "" {
+			continue
+		}
+		if lines[0] != strings.ToUpper(lines[0]) { // --no-headers
+			blocks = append(blocks, headerlessRows(lines))
 			continue
 		}
 		starts := columnStarts(lines[0])
@@ -90,6 +103,27 @@ func Table(out string) [][][]string {
 		blocks = append(blocks, rows)
 	}
 	return blocks
+}
+
+var (
+	wideGap = regexp.MustCompile(`\s{3,}`)
+	ageCell = regexp.MustCompile(`^(\d+[smhdy])+$`)
+)
+
+// headerlessRows splits rows printed with --no-headers at runs of three or
+// more spaces and masks cells that look like ages.
+func headerlessRows(lines []string) [][]string {
+	var rows [][]string
+	for _, l := range lines {
+		cells := wideGap.Split(strings.TrimSpace(l), -1)
+		for i, c := range cells {
+			if ageCell.MatchString(c) {
+				cells[i] = "<age>"
+			}
+		}
+		rows = append(rows, cells)
+	}
+	return rows
 }
 
 func columnStarts(header string) []int {
@@ -167,4 +201,105 @@ func Mask(s string) string {
 		s = m.re.ReplaceAllString(s, m.with)
 	}
 	return s
+}
+
+// Proc is a tool running in the background (a watch), with its output
+// readable while it runs.
+type Proc struct {
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	err  *syncBuffer
+	done chan error
+}
+
+// StartTool starts bin/<tool> with args against the server, like Run, but
+// returns at once. env entries are added to the environment (they win over
+// the defaults). The process is killed when the test ends.
+func (s *Server) StartTool(t testing.TB, tool string, env []string, args ...string) *Proc {
+	t.Helper()
+	cmd := exec.Command(Binary(t, tool), args...)
+	cmd.Env = s.toolEnv(tool, env)
+	p := &Proc{cmd: cmd, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = p.out, p.err
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s %v: %v", tool, args, err)
+	}
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return p
+}
+
+// RunEnv is Run with extra environment entries (for example KUBECONFIG).
+func (s *Server) RunEnv(tool string, env []string, args ...string) Result {
+	s.t.Helper()
+	p := s.StartTool(s.t, tool, env, args...)
+	return p.Wait(s.t, 2*time.Minute)
+}
+
+func (s *Server) toolEnv(tool string, extra []string) []string {
+	home := filepath.Join(filepath.Dir(s.DataDir), "home-"+tool)
+	_ = os.MkdirAll(home, 0o755)
+	env := append(os.Environ(), "KUBECONFIG="+s.Kubeconfig, "HOME="+home)
+	return append(env, extra...)
+}
+
+// Stdout is what the process has printed so far.
+func (p *Proc) Stdout() string { return p.out.String() }
+
+// WaitForOutput waits until stdout contains want; it fails the test after
+// timeout.
+func (p *Proc) WaitForOutput(t testing.TB, want string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !strings.Contains(p.out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in output within %s; stdout:\n%s\nstderr:\n%s", want, timeout, p.out.String(), p.err.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Interrupt sends SIGINT (Ctrl-C) and waits for the process to exit.
+func (p *Proc) Interrupt(t testing.TB) Result {
+	t.Helper()
+	_ = p.cmd.Process.Signal(syscall.SIGINT)
+	return p.Wait(t, 10*time.Second)
+}
+
+// Wait waits for the process to exit and returns what it printed.
+func (p *Proc) Wait(t testing.TB, timeout time.Duration) Result {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		res := Result{Stdout: p.out.String(), Stderr: p.err.String()}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			res.ExitCode = exit.ExitCode()
+		} else if err != nil {
+			t.Fatalf("waiting for %v: %v", p.cmd.Args, err)
+		}
+		return res
+	case <-time.After(timeout):
+		_ = p.cmd.Process.Kill()
+		t.Fatalf("%v did not exit within %s; stdout:\n%s", p.cmd.Args, timeout, p.out.String())
+		return Result{}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
