@@ -105,6 +105,55 @@ spec:
 		}
 	})
 
+	t.Run("List validated on the client", func(t *testing.T) {
+		// kubectl cannot send fieldValidation for a v1 List, so it checks
+		// each item against the OpenAPI v2 schema itself.
+		good := manifest(t, "list.yaml", `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Namespace
+  metadata: {name: team}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: full, namespace: team}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: full}}
+    strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: "25%"}}
+    template:
+      metadata: {labels: {app: full}}
+      spec:
+        containers:
+        - name: c
+          image: nginx
+          ports: [{containerPort: 80}]
+          env: [{name: A, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]
+          resources: {limits: {cpu: 100m, memory: 64Mi}, requests: {cpu: 0.05}}
+          readinessProbe: {httpGet: {path: /, port: 80}}
+`)
+		expectOut(t, s, "namespace/team created\ndeployment.apps/full created\n", "apply", "-f", good)
+		bad := manifest(t, "bad-list.yaml", `apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: bad}
+  spec:
+    replicas: "two"
+    selector: {matchLabels: {app: bad}}
+    template:
+      metadata: {labels: {app: bad}}
+      spec:
+        containers:
+        - name: c
+          image: nginx
+          imagePullPolicyy: Always
+`)
+		fails(t, s, "error: error validating \""+bad+"\": error validating data: [ValidationError(Deployment.spec.replicas): invalid type for io.k8s.api.apps.v1.DeploymentSpec.replicas: got \"string\", expected \"integer\", ValidationError(Deployment.spec.template.spec.containers[0]): unknown field \"imagePullPolicyy\" in io.k8s.api.core.v1.Container]; if you choose to ignore these errors, turn validation off with --validate=false\n",
+			"apply", "-f", bad)
+	})
+
 	t.Run("unknown kind", func(t *testing.T) {
 		// kubectl looks an unknown kind up among the CRDs; kube-apiserver
 		// answers that list empty. Until miniapi serves an empty
