@@ -5,7 +5,7 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build run test unit e2e kubectl lint bench clean
+.PHONY: build run test unit e2e kubectl lint bench bench-smoke clean
 
 ## build: bin/miniapi and bin/minictl
 build:
@@ -24,7 +24,7 @@ kubectl:
 	cd test/e2e && $(GO) build -ldflags '$(KUBECTL_LDFLAGS)' -o ../../bin/kubectl ./cmd/kubectl
 
 ## test: lint, unit tests (with -race), then the end-to-end suite
-test: lint unit e2e
+test: lint unit e2e bench-smoke
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -39,9 +39,13 @@ lint:
 	cd test/e2e && $(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
-## bench: the benchmark harness (BENCH=quick or BENCH=full)
+## bench: the benchmark harness (BENCH=quick or BENCH=full); the bench module keeps its deps out of go.mod
 bench: build
-	$(GO) run ./cmd/minibench --profile=$(BENCH)
+	cd bench && $(GO) run . --profile=$(BENCH) $(BENCH_FLAGS)
+
+## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane
+bench-smoke: build
+	cd bench && $(GO) test -count=1 -timeout 5m ./...
 
 clean:
 	rm -rf bin miniapi-data bench-results.json bench-*.png

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSmoke runs every workload at the smoke profile's tiny sizes against
+// a real bin/miniapi and checks that the JSON holds every figure, that the
+// figures are sane (finite, positive where they must be, p50 ≤ p99) and
+// that the plot was drawn. It checks no speed: that is the benchmark's job.
+func TestSmoke(t *testing.T) {
+	bin := filepath.Join(repoRoot(), "bin", "miniapi")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is missing: run `make build` first", bin)
+	}
+	dir := t.TempDir()
+	o := options{
+		Profile: "smoke", Miniapi: bin, WorkDir: dir, PprofDir: dir,
+		Out: filepath.Join(dir, "bench-results.json"), Plot: filepath.Join(dir, "bench-latency.png"),
+	}
+	res, err := run(t.Context(), o, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		if res != nil {
+			t.Logf("errors: %s", strings.Join(res.Errors, "; "))
+		}
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got results
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("results are not JSON: %v", err)
+	}
+	sz, _ := profileSizes("smoke")
+	byKey := map[string]figure{}
+	for _, f := range got.Figures {
+		if _, dup := byKey[f.Key]; dup {
+			t.Errorf("figure %s reported twice", f.Key)
+		}
+		byKey[f.Key] = f
+		checkSane(t, f)
+	}
+	for _, k := range expectedKeys(sz) {
+		if _, ok := byKey[k]; !ok {
+			t.Errorf("figure %s missing from the JSON", k)
+		}
+	}
+	for k, f := range byKey {
+		if p50, ok := strings.CutSuffix(k, ".p50_ms"); ok {
+			if p99, ok := byKey[p50+".p99_ms"]; !ok || p99.Value < f.Value {
+				t.Errorf("%s: p50 %.3f ms > p99 %.3f ms (or p99 missing)", p50, f.Value, p99.Value)
+			}
+		}
+	}
+	for _, k := range []string{"start.empty_ms", "memory.idle_rss_mib", "creates.c4.rate", "churn.end_mb"} {
+		if byKey[k].Target == nil && byKey[k].Baseline == nil {
+			t.Errorf("%s has neither a target nor a baseline", k)
+		}
+	}
+	if f := byKey["creates.c4.rate"]; f.Baseline == nil || f.Baseline.Value <= 0 || f.Baseline.Ratio <= 0 {
+		t.Errorf("durable creates lack the raw bbolt baseline: %+v", f.Baseline)
+	}
+	for _, p := range []string{o.Plot, filepath.Join(dir, "creates.cpu.pprof"), filepath.Join(dir, "memory.heap.pprof")} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", p, err)
+		}
+	}
+}
+
+// checkSane fails figures that are not finite, negative, or zero where
+// zero cannot be right (only a watch delivery can beat its write's ack).
+func checkSane(t *testing.T, f figure) {
+	t.Helper()
+	if math.IsNaN(f.Value) || math.IsInf(f.Value, 0) || f.Value < 0 {
+		t.Errorf("%s = %v %s", f.Key, f.Value, f.Unit)
+	}
+	if f.Value == 0 && !strings.HasPrefix(f.Key, "watch.") {
+		t.Errorf("%s is 0 %s", f.Key, f.Unit)
+	}
+	if f.Baseline != nil && (f.Baseline.Value <= 0 || f.Baseline.Ratio <= 0) {
+		t.Errorf("%s: baseline %+v is not positive", f.Key, *f.Baseline)
+	}
+}
+
+// expectedKeys lists every figure a run against miniapi reports.
+func expectedKeys(sz sizes) []string {
+	keys := []string{
+		"start.empty_ms", "start.loaded_ms",
+		"memory.idle_rss_mib", "memory.pods_rss_mib", "memory.objects_rss_mib", "memory.db_bytes_per_object",
+		"get.p50_ms", "get.p99_ms", "list.selector.ms",
+		"churn.first_mb", "churn.mid_mb", "churn.end_mb", "churn.updates_per_s",
+	}
+	for _, c := range sz.CreateClients {
+		keys = append(keys, fmt.Sprintf("creates.c%d.rate", c), fmt.Sprintf("creates.c%d.p50_ms", c), fmt.Sprintf("creates.c%d.p99_ms", c))
+	}
+	for _, n := range sz.ListSizes {
+		keys = append(keys, fmt.Sprintf("list.%d.ms", n), fmt.Sprintf("list.%d.mbps", n))
+	}
+	for _, w := range sz.Watchers {
+		keys = append(keys, fmt.Sprintf("watch.w%d.p50_ms", w), fmt.Sprintf("watch.w%d.p99_ms", w))
+	}
+	for _, dr := range sz.Reconcile {
+		keys = append(keys, fmt.Sprintf("reconcile.%dx%d.s", dr[0], dr[1]), fmt.Sprintf("reconcile.%dx%d.pods_per_s", dr[0], dr[1]))
+	}
+	for _, n := range sz.GrowthSteps {
+		keys = append(keys, fmt.Sprintf("growth.%d.write_ms", n), fmt.Sprintf("growth.%d.list_ms", n))
+	}
+	return keys
+}

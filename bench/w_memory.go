@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// memory reads the server's RSS idle, with MemPods pods and with
+// MemObjects objects, compares the database's bytes per object with the
+// objects' JSON size, then restarts the loaded server (SIGTERM, start) to
+// time the loaded cold start. The controllers run throughout: the figures
+// are server and controllers together, as the target says.
+func memory(ctx context.Context, e *env) error {
+	if e.opts.Kubeconfig != "" {
+		e.skip("memory, database size and loaded cold start: need miniapi's own process")
+		return nil
+	}
+	c, err := e.newCluster(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.close(ctx)
+	time.Sleep(500 * time.Millisecond) // let the controllers' informers settle
+	idle, err := c.srv.rssMiB()
+	if err != nil {
+		return err
+	}
+	e.res.add("memory", "memory.idle_rss_mib", "RSS idle (server + controllers)", idle, "MiB").atMost(40, "≤ 40 MiB")
+
+	ns, err := c.namespace(ctx, e.nsName("mem"))
+	if err != nil {
+		return err
+	}
+	if _, err := createPods(ctx, c.cs, ns, 0, e.sizes.MemPods, e.sizes.FillClients, nil); err != nil {
+		return err
+	}
+	rss, err := settledRSS(c)
+	if err != nil {
+		return err
+	}
+	e.res.add("memory", "memory.pods_rss_mib", fmt.Sprintf("RSS with %s pods", groupThousands(int64(e.sizes.MemPods))), rss, "MiB").vs("idle", idle)
+	if extra := e.sizes.MemObjects - e.sizes.MemPods; extra > 0 {
+		ns2, err := c.namespace(ctx, e.nsName("mem2"))
+		if err != nil {
+			return err
+		}
+		if _, err := createPods(ctx, c.cs, ns2, 0, extra, e.sizes.FillClients, nil); err != nil {
+			return err
+		}
+		if rss, err = settledRSS(c); err != nil {
+			return err
+		}
+	}
+	objects := max(e.sizes.MemObjects, e.sizes.MemPods)
+	e.res.add("memory", "memory.objects_rss_mib", fmt.Sprintf("RSS with %s objects", groupThousands(int64(objects))), rss, "MiB").vs("idle", idle)
+	if e.opts.PprofDir != "" {
+		if err := c.srv.heapProfile(ctx, filepath.Join(e.opts.PprofDir, "memory.heap.pprof")); err != nil {
+			e.log.Warn("heap profile", "err", err)
+		}
+	}
+	if err := dbPerObject(ctx, e, c, ns, objects); err != nil {
+		return err
+	}
+	return loadedStart(ctx, e, c, objects)
+}
+
+// settledRSS reads the RSS once the controllers have caught up with the
+// writes (a short pause), so the figure is what the process holds, not a
+// transient peak.
+func settledRSS(c *cluster) (float64, error) {
+	time.Sleep(time.Second)
+	return c.srv.rssMiB()
+}
+
+// dbPerObject compares the database file's bytes per object with the JSON
+// size of the objects as the server returns them.
+func dbPerObject(ctx context.Context, e *env, c *cluster, ns string, objects int) error {
+	raw, err := c.cs.CoreV1().RESTClient().Get().Namespace(ns).Resource("pods").
+		SetHeader("Accept", "application/json").DoRaw(ctx)
+	if err != nil {
+		return err
+	}
+	db, err := c.srv.dbBytes()
+	if err != nil {
+		return err
+	}
+	jsonPer := float64(len(raw)) / float64(e.sizes.MemPods)
+	e.res.add("memory", "memory.db_bytes_per_object", "database bytes per object (incl. watch history)", float64(db)/float64(objects), "B").
+		vs("JSON size", jsonPer)
+	return nil
+}
+
+// loadedStart stops the loaded server with SIGTERM and times its start.
+func loadedStart(ctx context.Context, e *env, c *cluster, objects int) error {
+	if err := c.srv.stop(); err != nil {
+		return err
+	}
+	took, err := c.srv.start(ctx)
+	if err != nil {
+		return err
+	}
+	e.res.add("cold start", "start.loaded_ms", fmt.Sprintf("exec → /readyz ok with %s objects", groupThousands(int64(objects))), ms(took), "ms").
+		atMost(1000, "≤ 1 s with 100k")
+	return nil
+}

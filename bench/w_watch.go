@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// watchLatency measures, at each watcher count, the time from a create's
+// acknowledgement (its response read by the writer) to its ADDED event
+// read by each watcher, while pods are written at WatchRate per second.
+// An event can reach a watcher before the writer has read its response;
+// such deliveries count as 0 ms.
+func watchLatency(ctx context.Context, e *env) error {
+	c, err := e.newCluster(ctx)
+	if err != nil {
+		return err
+	}
+	var namespaces []string
+	defer func() { c.close(ctx, namespaces...) }()
+	var p50s, p99s, xs []float64
+	for i, w := range e.sizes.Watchers {
+		ns, err := c.namespace(ctx, e.nsName(fmt.Sprintf("watch-%d", w)))
+		if err != nil {
+			return err
+		}
+		namespaces = append(namespaces, ns)
+		wait := func() {}
+		if i == len(e.sizes.Watchers)-1 {
+			wait = e.profileDuring(ctx, c, "watch")
+		}
+		lat, missed, err := watchRound(ctx, e, c, ns, w)
+		wait()
+		if err != nil {
+			return err
+		}
+		key := fmt.Sprintf("watch.w%d", w)
+		e.res.add("watch", key+".p50_ms", fmt.Sprintf("p50 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(50), "ms")
+		f := e.res.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms")
+		if w == 1000 {
+			f.atMost(10, "≤ 10 ms at 1,000")
+		}
+		if missed > 0 {
+			e.res.Notes = append(e.res.Notes, fmt.Sprintf("watch: %d of %d deliveries missing at %d watchers (watch ended early or too slow)", missed, lat.count()+missed, w))
+		}
+		xs, p50s, p99s = append(xs, float64(w)), append(p50s, lat.percentile(50)), append(p99s, lat.percentile(99))
+	}
+	e.res.Series = append(e.res.Series,
+		series{Name: "watch p50", XLabel: "watchers", X: xs, Y: p50s},
+		series{Name: "watch p99", XLabel: "watchers", X: xs, Y: p99s})
+	return nil
+}
+
+// watchRound opens watchers watches on ns, writes to it at the profile's
+// rate and collects every delivery's latency; missed counts deliveries
+// that never came.
+func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int) (*latencies, int, error) {
+	list, err := c.cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{Limit: 1})
+	if err != nil {
+		return nil, 0, err
+	}
+	writes := max(1, int(float64(e.sizes.WatchRate)*e.sizes.WatchFor.Seconds()))
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	recv := make([][]atomic.Int64, watchers)
+	var established, readers sync.WaitGroup
+	var openErr atomic.Value
+	for w := range watchers {
+		recv[w] = make([]atomic.Int64, writes)
+		established.Add(1)
+		readers.Go(func() {
+			stream, err := c.cs.CoreV1().RESTClient().Get().Namespace(ns).Resource("pods").
+				Param("watch", "true").Param("resourceVersion", list.ResourceVersion).
+				SetHeader("Accept", "application/json").Stream(wctx)
+			established.Done()
+			if err != nil {
+				openErr.Store(err)
+				return
+			}
+			defer stream.Close()
+			readCreated(stream, recv[w])
+		})
+	}
+	established.Wait()
+	if err, ok := openErr.Load().(error); ok {
+		return nil, 0, fmt.Errorf("opening a watch: %w", err)
+	}
+	time.Sleep(100 * time.Millisecond) // let the last watches register server-side
+
+	ack, err := pacedCreates(ctx, c, ns, writes, e.sizes.WatchRate)
+	if err != nil {
+		return nil, 0, err
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && !allReceived(recv) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	readers.Wait()
+
+	lat := &latencies{}
+	missed := 0
+	for w := range recv {
+		for i := range recv[w] {
+			r := recv[w][i].Load()
+			if r == 0 {
+				missed++
+				continue
+			}
+			lat.add(time.Duration(max(0, r-ack[i])))
+		}
+	}
+	return lat, missed, nil
+}
+
+// pacedCreates creates n pods at rate per second (8 writers share the
+// schedule, so a slow fsync does not stall it) and returns each create's
+// acknowledgement time in Unix nanoseconds.
+func pacedCreates(ctx context.Context, c *cluster, ns string, n, rate int) ([]int64, error) {
+	ack := make([]int64, n)
+	start := time.Now()
+	interval := time.Second / time.Duration(rate)
+	_, err := parallel(ctx, 0, n, 8, func(ctx context.Context, i int) error {
+		time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
+		_, err := c.cs.CoreV1().Pods(ns).Create(ctx, benchPod(ns, i), metav1.CreateOptions{})
+		ack[i] = time.Now().UnixNano()
+		return err
+	})
+	return ack, err
+}
+
+func allReceived(recv [][]atomic.Int64) bool {
+	for _, r := range recv {
+		for i := range r {
+			if r[i].Load() == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// podMarker starts the name of a benchmark pod in a JSON watch event.
+var podMarker = []byte(`"name":"pod-`)
+
+const podDigits = 7
+
+// readCreated reads a JSON watch stream and records, for each benchmark
+// pod index, when its first event arrived. It scans for the pod's name
+// instead of decoding the event, so a thousand watchers in this process
+// cost little next to the server they measure.
+func readCreated(r io.Reader, at []atomic.Int64) {
+	buf := make([]byte, 64<<10)
+	have := 0
+	keep := len(podMarker) + podDigits
+	for {
+		n, err := r.Read(buf[have:])
+		now := time.Now().UnixNano()
+		data := buf[:have+n]
+		off := 0
+		for {
+			j := bytes.Index(data[off:], podMarker)
+			if j < 0 || off+j+keep > len(data) {
+				break
+			}
+			start := off + j + len(podMarker)
+			if idx, ok := atoiDigits(data[start : start+podDigits]); ok && idx < len(at) {
+				at[idx].CompareAndSwap(0, now)
+			}
+			off = start + podDigits
+		}
+		// keep a tail that may hold a marker cut in two
+		tail := max(off, len(data)-keep)
+		have = copy(buf, data[tail:])
+		if err != nil {
+			return
+		}
+	}
+}
+
+func atoiDigits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
