@@ -88,7 +88,7 @@ func newAnnotateCmd(f *Factory, streams IOStreams) *cobra.Command {
 				return err
 			}
 			if len(pairs) == 0 {
-				return UsageErrorf(cmd, "at least one annotation update is required")
+				return fmt.Errorf("at least one annotation update is required")
 			}
 			set, remove, err := parseAnnotationArgs(pairs)
 			if err != nil {

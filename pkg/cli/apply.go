@@ -47,10 +47,15 @@ func newApplyCmd(f *Factory, streams IOStreams) *cobra.Command {
 		},
 	}
 	ff.add(cmd, "that contains the configuration to apply")
+	ff.addValidate(cmd)
 	return cmd
 }
 
 func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
+	validation, err := ff.fieldValidation()
+	if err != nil {
+		return err
+	}
 	infos, errs, err := e.readInfos(ff)
 	if err != nil {
 		return err
@@ -63,7 +68,7 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 		return err
 	}
 	for _, info := range infos {
-		outcome, err := applyOne(ctx, dyn, info, e.streams.ErrOut)
+		outcome, err := applyOne(ctx, dyn, info, validation, e.streams.ErrOut)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -76,7 +81,7 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 // applyOne creates the object (with its last-applied annotation) when it
 // does not exist, or patches it by three-way merge; it returns kubectl's
 // word for what happened: created, configured or unchanged.
-func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, errOut io.Writer) (string, error) {
+func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, validation string, errOut io.Writer) (string, error) {
 	modified, err := modifiedConfiguration(info.Obj, true)
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving modified configuration from:\n%s\nfor:", info), info.Source, err)
@@ -88,7 +93,7 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, errO
 	}
 	current, err := client.Get(ctx, info.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return applyCreate(ctx, client, info)
+		return applyCreate(ctx, client, info, validation)
 	}
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving current configuration of:\n%s\nfrom server for:", info), info.Source, err)
@@ -97,7 +102,7 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, errO
 		fmt.Fprintf(errOut, warningNoLastApplied, info.Mapping.Resource.GroupResource().String()+"/"+info.Name)
 	}
 	for attempt := 0; ; attempt++ {
-		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current)
+		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current, validation)
 		if err == nil {
 			if !changed {
 				return "unchanged", nil
@@ -113,12 +118,12 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, errO
 	}
 }
 
-func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo) (string, error) {
+func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, validation string) (string, error) {
 	if err := setLastApplied(info.Obj); err != nil {
 		return "", addSourceToErr("creating", info.Source, err)
 	}
 	pruneNulls(info.Obj.Object)
-	opts := metav1.CreateOptions{FieldManager: fieldManagerApply, FieldValidation: fieldValidation}
+	opts := metav1.CreateOptions{FieldManager: fieldManagerApply, FieldValidation: validation}
 	if _, err := client.Create(ctx, info.Obj, opts); err != nil {
 		return "", addSourceToErr("creating", info.Source, err)
 	}
@@ -127,7 +132,7 @@ func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *ob
 
 // applyPatchOnce computes and sends the patch against current; an empty
 // patch ("{}") sends nothing and reports no change.
-func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, modified []byte, current *unstructured.Unstructured) ([]byte, bool, error) {
+func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, modified []byte, current *unstructured.Unstructured, validation string) ([]byte, bool, error) {
 	currentJSON, err := runtime.Encode(unstructured.UnstructuredJSONScheme, current)
 	if err != nil {
 		return nil, false, err
@@ -140,7 +145,9 @@ func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info 
 	if string(patch) == "{}" {
 		return patch, false, nil
 	}
-	opts := metav1.PatchOptions{FieldManager: fieldManagerApply, FieldValidation: fieldValidation}
-	_, err = client.Patch(ctx, info.Name, patchType, patch, opts)
-	return patch, true, err
+	opts := metav1.PatchOptions{FieldManager: fieldManagerApply, FieldValidation: validation}
+	if _, err = client.Patch(ctx, info.Name, patchType, patch, opts); err != nil {
+		return patch, true, addSourceToErr("patching", info.Source, err)
+	}
+	return patch, true, nil
 }

@@ -24,6 +24,28 @@ const (
 type fileFlags struct {
 	Filenames []string
 	Recursive bool
+	// Validate is --validate (create and apply only): how the server should
+	// treat unknown or duplicate fields.
+	Validate string
+}
+
+// addValidate adds kubectl's --validate flag.
+func (ff *fileFlags) addValidate(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&ff.Validate, "validate", "strict", `Must be one of: strict (or true), warn, ignore (or false).`)
+	cmd.Flags().Lookup("validate").NoOptDefVal = "strict"
+}
+
+// fieldValidation maps --validate to the fieldValidation query parameter.
+func (ff *fileFlags) fieldValidation() (string, error) {
+	switch strings.ToLower(ff.Validate) {
+	case "", "strict", "true":
+		return "Strict", nil
+	case "warn":
+		return "Warn", nil
+	case "ignore", "false":
+		return "Ignore", nil
+	}
+	return "", fmt.Errorf("invalid - validate option %q; must be one of: strict (or true), warn, ignore (or false)", ff.Validate)
 }
 
 func (ff *fileFlags) add(cmd *cobra.Command, what string) {
@@ -55,14 +77,24 @@ func (e *writeEnv) readInfos(ff fileFlags) (infos []*objectInfo, errs []error, e
 	}
 	errs = set.Errs
 	if len(set.Docs) == 0 {
-		return nil, errs, nil
+		return nil, readErrors(errs), nil
 	}
 	mapper, err := e.f.RESTMapper()
 	if err != nil {
 		return nil, nil, err
 	}
-	infos, mapErrs := mapManifests(mapper, set.Docs, e.target)
-	return infos, append(errs, mapErrs...), nil
+	infos, errs = mapManifests(mapper, set, e.target)
+	return infos, readErrors(errs), nil
+}
+
+// readErrors groups the problems found while reading manifests as kubectl's
+// builder does: several of them form one "[a, b]" entry ahead of the
+// errors of the requests that follow.
+func readErrors(errs []error) []error {
+	if len(errs) > 1 {
+		return []error{utilerrors.NewAggregate(errs)}
+	}
+	return errs
 }
 
 func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
@@ -82,6 +114,7 @@ func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
 		},
 	}
 	ff.add(cmd, "to use to create the resource")
+	ff.addValidate(cmd)
 	cmd.AddCommand(newCreateDeploymentCmd(f, streams), newCreateNamespaceCmd(f, streams))
 	return cmd
 }
@@ -89,6 +122,10 @@ func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
 // createFromFiles POSTs every object, printing "KIND/NAME created" for each
 // and reporting all failures at the end, as kubectl does.
 func (e *writeEnv) createFromFiles(ctx context.Context, ff fileFlags) error {
+	validation, err := ff.fieldValidation()
+	if err != nil {
+		return err
+	}
 	infos, errs, err := e.readInfos(ff)
 	if err != nil {
 		return err
@@ -98,7 +135,7 @@ func (e *writeEnv) createFromFiles(ctx context.Context, ff fileFlags) error {
 		return err
 	}
 	for _, info := range infos {
-		opts := metav1.CreateOptions{FieldManager: fieldManagerCreate, FieldValidation: fieldValidation}
+		opts := metav1.CreateOptions{FieldManager: fieldManagerCreate, FieldValidation: validation}
 		created, err := info.client(dyn).Create(ctx, info.Obj, opts)
 		if err != nil {
 			errs = append(errs, addSourceToErr("creating", info.Source, err))

@@ -109,12 +109,16 @@ func (e *writeEnv) delete(ctx context.Context, o *deleteOptions, args []string) 
 	}
 	warnClusterScope := e.target.Enforce && !o.allNamespaces
 	var deleted []*objectInfo
+	found := 0
 	uids := map[*objectInfo]types.UID{}
 	for _, info := range infos {
 		if warnClusterScope && !info.namespaced() {
-			fmt.Fprintln(e.streams.ErrOut, "warning: deleting cluster-scoped resources, not scoped to the provided namespace")
+			fmt.Fprintln(e.streams.ErrOut, "Warning: deleting cluster-scoped resources, not scoped to the provided namespace")
 			warnClusterScope = false
 		}
+		// Like kubectl, an object counts as found once it is asked for, so
+		// an ignored NotFound does not print "No resources found".
+		found++
 		uid, err := deleteObject(ctx, dyn, info, opts)
 		if err != nil {
 			if o.ignoreNotFound && apierrors.IsNotFound(err) {
@@ -130,7 +134,7 @@ func (e *writeEnv) delete(ctx context.Context, o *deleteOptions, args []string) 
 	if len(errs) > 0 {
 		return utilerrors.NewAggregate(errs)
 	}
-	if len(deleted) == 0 {
+	if found == 0 {
 		fmt.Fprintln(e.streams.Out, "No resources found")
 		return nil
 	}

@@ -27,16 +27,27 @@ type describeWriter struct {
 }
 
 func newDescribeWriter(out io.Writer) *describeWriter {
-	return &describeWriter{out: out, tw: tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)}
+	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
+	return &describeWriter{out: tw, tw: tw}
+}
+
+// newRawDescribeWriter keeps tabs as they are; `rollout history
+// --revision` prints the pod template that way.
+func newRawDescribeWriter(out io.Writer) *describeWriter {
+	return &describeWriter{out: out}
 }
 
 func (w *describeWriter) write(level int, format string, a ...interface{}) {
-	fmt.Fprintf(w.tw, strings.Repeat("  ", level)+format, a...)
+	fmt.Fprintf(w.out, strings.Repeat("  ", level)+format, a...)
 }
 
-func (w *describeWriter) line(s string) { fmt.Fprintln(w.tw, s) }
+func (w *describeWriter) line(s string) { fmt.Fprintln(w.out, s) }
 
-func (w *describeWriter) flush() { w.tw.Flush() }
+func (w *describeWriter) flush() {
+	if w.tw != nil {
+		w.tw.Flush()
+	}
+}
 
 // maxAnnotationLen is where describe wraps a long annotation value.
 const maxAnnotationLen = 140

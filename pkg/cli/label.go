@@ -227,7 +227,7 @@ func newLabelCmd(f *Factory, streams IOStreams) *cobra.Command {
 				return err
 			}
 			if len(pairs) == 0 {
-				return UsageErrorf(cmd, "at least one label update is required")
+				return fmt.Errorf("at least one label update is required")
 			}
 			set, remove, err := parseLabelArgs(pairs)
 			if err != nil {

@@ -38,6 +38,22 @@ type manifestDoc struct {
 type manifestSet struct {
 	Docs []manifestDoc
 	Errs []error
+	// Order lists, in reading order, each document (index into Docs, >= 0)
+	// and each error (-1 - index into Errs), so that errors can be reported
+	// in the order kubectl meets them.
+	Order []int
+}
+
+func (s *manifestSet) addDocs(docs []manifestDoc) {
+	for _, d := range docs {
+		s.Order = append(s.Order, len(s.Docs))
+		s.Docs = append(s.Docs, d)
+	}
+}
+
+func (s *manifestSet) addErr(err error) {
+	s.Order = append(s.Order, -1-len(s.Errs))
+	s.Errs = append(s.Errs, err)
 }
 
 // readManifests reads -f arguments the way kubectl does: "-" is standard
@@ -58,15 +74,15 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) (*manifestSe
 		} else {
 			b, err := os.ReadFile(f)
 			if err != nil {
-				set.Errs = append(set.Errs, err)
+				set.addErr(err)
 				continue
 			}
 			r = bytes.NewReader(b)
 		}
 		docs, err := decodeManifestStream(r, source)
-		set.Docs = append(set.Docs, docs...)
+		set.addDocs(docs)
 		if err != nil {
-			set.Errs = append(set.Errs, err)
+			set.addErr(err)
 		}
 	}
 	return set, nil
@@ -256,12 +272,17 @@ type manifestTarget struct {
 
 // mapManifests resolves every document to its REST mapping and namespace.
 // Documents that fail are reported in kubectl's words and skipped; the rest
-// are returned in order.
-func mapManifests(mapper meta.RESTMapper, docs []manifestDoc, target manifestTarget) ([]*objectInfo, []error) {
+// are returned in order. Reading and mapping errors come back in the order
+// they were met.
+func mapManifests(mapper meta.RESTMapper, set *manifestSet, target manifestTarget) ([]*objectInfo, []error) {
 	var infos []*objectInfo
 	var errs []error
-	for _, d := range docs {
-		info, err := mapManifest(mapper, d, target)
+	for _, i := range set.Order {
+		if i < 0 {
+			errs = append(errs, set.Errs[-1-i])
+			continue
+		}
+		info, err := mapManifest(mapper, set.Docs[i], target)
 		if err != nil {
 			errs = append(errs, err)
 			continue

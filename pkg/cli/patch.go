@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
-	"sigs.k8s.io/yaml"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // patchTypes are kubectl patch's --type values.
@@ -73,7 +73,9 @@ func (o *patchOptions) parse() (types.PatchType, []byte, error) {
 		}
 		body = b
 	}
-	body, err := yaml.YAMLToJSON(body)
+	// Like kubectl, JSON-looking text is sent as it is (the server judges
+	// it); anything else is read as YAML.
+	body, err := utilyaml.ToJSON(body)
 	if err != nil {
 		return "", nil, fmt.Errorf("unable to parse %q: %v", o.patch, err)
 	}

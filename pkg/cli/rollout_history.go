@@ -82,7 +82,7 @@ func historyText(templates map[int64]*corev1.PodTemplateSpec, revision int64) (s
 			return "", fmt.Errorf("unable to find the specified revision")
 		}
 		var buf bytes.Buffer
-		w := newDescribeWriter(&buf)
+		w := newRawDescribeWriter(&buf)
 		describePodTemplate(w, tpl)
 		w.flush()
 		return buf.String(), nil
