@@ -82,6 +82,7 @@ func readDeleteOptions(w http.ResponseWriter, r *http.Request, q request) (*meta
 	}
 	if v := query.Get("orphanDependents"); v != "" {
 		b := v == "true"
+		//lint:ignore SA1019 kube-apiserver still honours the deprecated field
 		opts.OrphanDependents = &b
 	}
 	if _, ok := query["dryRun"]; ok {
@@ -194,9 +195,11 @@ func checkPreconditions(q request, cur runtime.Object, pre *metav1.Preconditions
 		return err
 	}
 	if pre.UID != nil && *pre.UID != m.GetUID() {
+		//lint:ignore ST1005 kube-apiserver's wording
 		return apierrors.NewConflict(q.gr(), q.name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *pre.UID, m.GetUID()))
 	}
 	if pre.ResourceVersion != nil && *pre.ResourceVersion != m.GetResourceVersion() {
+		//lint:ignore ST1005 kube-apiserver's wording
 		return apierrors.NewConflict(q.gr(), q.name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *pre.ResourceVersion, m.GetResourceVersion()))
 	}
 	return nil
@@ -266,6 +269,7 @@ func propagationFinalizer(opts *metav1.DeleteOptions) string {
 		}
 		return ""
 	}
+	//lint:ignore SA1019 kube-apiserver still honours the deprecated field
 	if opts.OrphanDependents != nil && *opts.OrphanDependents {
 		return finalizerOrphan
 	}

@@ -1,10 +1,6 @@
 package apiserver
 
-import (
-	"strings"
-
-	"github.com/miniapi/miniapi/pkg/apiserver/registry"
-)
+import "github.com/miniapi/miniapi/pkg/apiserver/registry"
 
 // groupSegment is the first key segment of a resource's keys: its API group,
 // or "core" for the legacy group.
@@ -31,15 +27,4 @@ func collectionPrefix(r registry.Resource, namespace string) string {
 		p += namespace + "/"
 	}
 	return p
-}
-
-// splitKey returns the namespace and name of a key under prefix p's resource.
-func splitKey(r registry.Resource, key string) (namespace, name string) {
-	rest := strings.TrimPrefix(key, collectionPrefix(r, ""))
-	if r.Namespaced {
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			return rest[:i], rest[i+1:]
-		}
-	}
-	return "", rest
 }

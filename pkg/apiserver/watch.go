@@ -15,12 +15,11 @@ import (
 
 // watchParams are a watch request's options.
 type watchParams struct {
-	sel           selector
-	rv            string
-	sendInitial   bool
-	bookmarks     bool
-	timeout       time.Duration
-	includeObject string
+	sel         selector
+	rv          string
+	sendInitial bool
+	bookmarks   bool
+	timeout     time.Duration
 }
 
 func readWatchParams(r *http.Request, q request) (watchParams, error) {
