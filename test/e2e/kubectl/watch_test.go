@@ -36,6 +36,26 @@ func TestGetWatch(t *testing.T) {
 	}
 	cancel()
 
+	// A pod being deleted prints as Terminating (the MODIFIED event that
+	// sets deletionTimestamp). This needs the controllers and the
+	// simulated kubelet.
+	waitReady(t, s, "web", 4)
+	ctxPods, cancelPods := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelPods()
+	pods := stream(ctxPods, t, s, "get", "pods", "--watch-only", "-l", "app=web")
+	time.Sleep(time.Second) // let the watch start; --watch-only prints nothing until a change
+	expectOut(t, s, "deployment.apps/web scaled\n", "scale", "deploy", "web", "--replicas=3")
+	if h := next(t, pods, 10*time.Second); strings.Join(cells(h), " | ") != "NAME | READY | STATUS | RESTARTS | AGE" {
+		t.Fatalf("pods header %q", h)
+	}
+	for {
+		row := cells(next(t, pods, 20*time.Second))
+		if len(row) == 5 && podName.MatchString(row[0]) && row[2] == "Terminating" {
+			break
+		}
+	}
+	cancelPods()
+
 	// -o name watches print the name for every event.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
