@@ -1,0 +1,155 @@
+// Package lifecycle tests the simulated cluster and the housekeeping
+// controllers end to end against a real bin/miniapi: simulated nodes, the
+// scheduler, the simulated kubelet, the garbage collector in its three
+// propagation modes, and namespace deletion.
+package lifecycle
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/miniapi/miniapi/test/e2e/harness"
+)
+
+func ctxFor(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// eventually polls cond every 20ms until it reports done, failing the test
+// with cond's last word after timeout.
+func eventually(t *testing.T, timeout time.Duration, cond func() (done bool, why string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	why := ""
+	for time.Now().Before(deadline) {
+		var done bool
+		if done, why = cond(); done {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("not reached within %s: %s", timeout, why)
+}
+
+// readyNodes waits until n nodes exist and are Ready.
+func readyNodes(t *testing.T, c kubernetes.Interface, n int) []corev1.Node {
+	t.Helper()
+	ctx := ctxFor(t)
+	var nodes []corev1.Node
+	eventually(t, 10*time.Second, func() (bool, string) {
+		l, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		nodes = l.Items
+		ready := 0
+		for _, nd := range nodes {
+			for _, cond := range nd.Status.Conditions {
+				if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue {
+					ready++
+				}
+			}
+		}
+		return len(nodes) == n && ready == n, fmt.Sprintf("%d nodes, %d Ready; want %d", len(nodes), ready, n)
+	})
+	return nodes
+}
+
+func pod(name string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"run": name}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: name, Image: "nginx:1.27"}}},
+	}
+}
+
+// deployment is what `kubectl create deployment name --image=nginx
+// --replicas=n` sends.
+func deployment(name string, n int32) *appsv1.Deployment {
+	labels := map[string]string{"app": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr(n),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx"}}},
+			},
+		},
+	}
+}
+
+func condition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == t {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func podReady(p *corev1.Pod) bool {
+	c := condition(p, corev1.PodReady)
+	return p.Status.Phase == corev1.PodRunning && c != nil && c.Status == corev1.ConditionTrue
+}
+
+// withoutControllers runs bin/miniapi on s's data dir and address with
+// --controllers=false until the returned stop is called (the harness
+// restarts only with the flags it started with).
+func withoutControllers(t *testing.T, s *harness.Server) (stop func()) {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "miniapi-nocontrollers.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(harness.Binary(t, "miniapi"), "--data-dir", s.DataDir, "--listen", s.Addr, "--controllers=false")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); logf.Close() }()
+	stop = func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(s.URL + "/readyz"); err == nil {
+			var b bytes.Buffer
+			_, _ = b.ReadFrom(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 && b.String() == "ok" {
+				return stop
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	log, _ := os.ReadFile(logPath)
+	t.Fatalf("miniapi --controllers=false did not become ready:\n%s", log)
+	return nil
+}
