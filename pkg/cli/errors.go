@@ -34,6 +34,18 @@ func (e *ExitError) Error() string {
 
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// kubectlError is an error worded exactly as kubectl words it, capitals,
+// punctuation and newlines included (which Go's error-string conventions
+// would otherwise forbid).
+type kubectlError string
+
+func (e kubectlError) Error() string { return string(e) }
+
+// kubectlErrorf formats a kubectlError.
+func kubectlErrorf(format string, args ...any) error {
+	return kubectlError(fmt.Sprintf(format, args...))
+}
+
 // UsageErrorf is a command-line usage error, printed with kubectl's hint
 // "See 'minictl get --help' for usage.".
 func UsageErrorf(cmd *cobra.Command, format string, args ...any) error {

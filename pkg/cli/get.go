@@ -292,7 +292,7 @@ func (o *getOptions) printGeneric(results []*fetched, singleItem bool) error {
 			return err
 		}
 	}
-	obj := map[string]any{}
+	var obj map[string]any
 	if singleItem && len(objs) == 1 {
 		obj = objs[0]
 	} else {

@@ -65,7 +65,7 @@ func newObjectPrinter(output string, noHeaders bool) (objectPrinter, error) {
 		if format == "custom-columns-file" {
 			f, err := os.Open(value)
 			if err != nil {
-				return nil, fmt.Errorf("error reading template %s, %v\n", value, err)
+				return nil, kubectlErrorf("error reading template %s, %v\n", value, err)
 			}
 			defer f.Close()
 			return customColumnsFromTemplate(f)
@@ -197,7 +197,7 @@ func newJSONPathPrinter(tmpl string, asJSON bool) (*jsonPathPrinter, error) {
 
 func (p *jsonPathPrinter) PrintObj(obj map[string]any, w io.Writer) error {
 	if err := p.jp.Execute(w, obj); err != nil {
-		return fmt.Errorf("error executing jsonpath %q: Error executing template: %v. Printing more information for debugging the template:\n\ttemplate was:\n\t\t%v\n\tobject given to jsonpath engine was:\n\t\t%#v\n\n", p.raw, err, p.raw, obj)
+		return kubectlErrorf("error executing jsonpath %q: Error executing template: %v. Printing more information for debugging the template:\n\ttemplate was:\n\t\t%v\n\tobject given to jsonpath engine was:\n\t\t%#v\n\n", p.raw, err, p.raw, obj)
 	}
 	return nil
 }
@@ -255,11 +255,11 @@ func customColumnsFromSpec(spec string, noHeaders bool) (*customColumnsPrinter, 
 func customColumnsFromTemplate(r io.Reader) (*customColumnsPrinter, error) {
 	sc := bufio.NewScanner(r)
 	if !sc.Scan() {
-		return nil, fmt.Errorf("invalid template, missing header line. Expected format is one line of space separated headers, one line of space separated column specs.")
+		return nil, kubectlErrorf("invalid template, missing header line. Expected format is one line of space separated headers, one line of space separated column specs.")
 	}
 	headers := strings.Fields(sc.Text())
 	if !sc.Scan() {
-		return nil, fmt.Errorf("invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs.")
+		return nil, kubectlErrorf("invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs.")
 	}
 	specs := strings.Fields(sc.Text())
 	if len(headers) != len(specs) {

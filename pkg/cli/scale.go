@@ -44,10 +44,10 @@ func newScaleCmd(f *Factory, streams IOStreams) *cobra.Command {
 		Short: "Set a new size for a deployment or replica set",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Replicas < 0 {
-				return fmt.Errorf("The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0")
+				return kubectlErrorf("The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0")
 			}
 			if o.CurrentReplicas < -1 {
-				return fmt.Errorf("The --current-replicas must specify an integer of -1 or greater")
+				return kubectlErrorf("The --current-replicas must specify an integer of -1 or greater")
 			}
 			if o.Output != "" && o.Output != "name" {
 				return noCompatiblePrinterError(o.Output, []string{"name"})
