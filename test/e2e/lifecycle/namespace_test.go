@@ -1,0 +1,79 @@
+package lifecycle
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/miniapi/miniapi/test/e2e/harness"
+)
+
+// Deleting a namespace marks it Terminating, removes everything in it
+// (pods through the kubelet's graceful path), then removes the namespace.
+func TestNamespaceDeletionRemovesContentsThenItself(t *testing.T) {
+	t.Parallel()
+	s := harness.Start(t, "--nodes=1", "--pod-ready-delay=500ms")
+	c := s.Client()
+	ctx := ctxFor(t)
+	readyNodes(t, c, 1)
+	const ns = "doomed"
+	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AppsV1().Deployments(ns).Create(ctx, deployment("web", 2), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CoreV1().Pods(ns).Create(ctx, pod("bare"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// A neighbour that must survive.
+	if _, err := c.CoreV1().Pods("default").Create(ctx, pod("neighbour"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 15*time.Second, func() (bool, string) {
+		l, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		ready := 0
+		for i := range l.Items {
+			if podReady(&l.Items[i]) {
+				ready++
+			}
+		}
+		return ready == 3, fmt.Sprintf("%d of 3 pods ready in %s", ready, ns)
+	})
+
+	if err := c.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("namespace gone at once; want Terminating while its pods stop: %v", err)
+	}
+	if n.Status.Phase != corev1.NamespaceTerminating || n.DeletionTimestamp == nil {
+		t.Errorf("deleted namespace: phase %q, deletionTimestamp %v", n.Status.Phase, n.DeletionTimestamp)
+	}
+	eventually(t, 20*time.Second, func() (bool, string) {
+		_, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		if !apierrors.IsNotFound(err) {
+			return false, fmt.Sprintf("namespace still there (%v)", err)
+		}
+		return true, ""
+	})
+	pods, _ := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	rss, _ := c.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+	deps, _ := c.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+	evs, _ := c.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+	if len(pods.Items)+len(rss.Items)+len(deps.Items)+len(evs.Items) != 0 {
+		t.Errorf("after the namespace went: %d pods, %d replicasets, %d deployments, %d events left in it",
+			len(pods.Items), len(rss.Items), len(deps.Items), len(evs.Items))
+	}
+	if _, err := c.CoreV1().Pods("default").Get(ctx, "neighbour", metav1.GetOptions{}); err != nil {
+		t.Errorf("pod in another namespace: %v", err)
+	}
+}
