@@ -26,6 +26,7 @@ const shutdownGrace = 3 * time.Second
 // run serves until ctx ends (SIGINT/SIGTERM), then stops the controllers,
 // ends open watches, stops the HTTP server and closes the store.
 func run(ctx context.Context, cfg *config) error {
+	started := time.Now()
 	log, err := newLogger(cfg.LogLevel)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func run(ctx context.Context, cfg *config) error {
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
-	log.Info("serving", "url", url, "dataDir", cfg.DataDir, "revision", store.Revision())
+	log.Info("serving", "url", url, "dataDir", cfg.DataDir, "revision", store.Revision(), "startup", time.Since(started).Round(time.Millisecond))
 
 	ctrlCtx, stopControllers := context.WithCancel(context.Background())
 	var ctrlDone sync.WaitGroup

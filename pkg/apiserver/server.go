@@ -67,11 +67,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics.watchRevision(cfg.Store)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	router, err := s.routes(cfg.Profiling)
-	if err != nil {
-		return nil, err
-	}
-	s.handler = s.middleware(router)
+	s.handler = s.middleware(s.routes(cfg.Profiling))
 	return s, nil
 }
 
@@ -96,7 +92,7 @@ func (s *Server) EndWatches(ctx context.Context) error {
 }
 
 // routes maps every served path to its handler.
-func (s *Server) routes(profiling bool) (*mux.Router, error) {
+func (s *Server) routes(profiling bool) *mux.Router {
 	resources := registry.All()
 	r := mux.NewRouter()
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeError(w, errPathNotFound()) })
@@ -117,11 +113,7 @@ func (s *Server) routes(profiling bool) (*mux.Router, error) {
 		r.PathPrefix("/debug/pprof/").HandlerFunc(pprof.Index)
 	}
 
-	openapiHandler, err := openapi.NewHandler(resources)
-	if err != nil {
-		return nil, err
-	}
-	r.PathPrefix("/openapi/").Handler(openapiHandler)
+	r.PathPrefix("/openapi/").Handler(newLazyHandler(func() (http.Handler, error) { return openapi.NewHandler(resources) }))
 
 	disc := discovery.NewHandler(resources)
 	for _, p := range []string{"/api", "/api/v1", "/apis", "/apis/{group}", "/apis/{group}/{version}"} {
@@ -135,5 +127,35 @@ func (s *Server) routes(profiling bool) (*mux.Router, error) {
 		v := mux.Vars(req)
 		s.serveResource(w, req, v["group"], v["version"], splitPath(req.URL.Path)[3:])
 	})
-	return r, nil
+	return r
+}
+
+// lazyHandler builds a handler in the background, so that the server is
+// ready before an expensive document (OpenAPI) is; requests for it wait.
+type lazyHandler struct {
+	ready chan struct{}
+	h     http.Handler
+	err   error
+}
+
+func newLazyHandler(build func() (http.Handler, error)) *lazyHandler {
+	l := &lazyHandler{ready: make(chan struct{})}
+	go func() {
+		defer close(l.ready)
+		l.h, l.err = build()
+	}()
+	return l
+}
+
+func (l *lazyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-l.ready:
+	case <-r.Context().Done():
+		return
+	}
+	if l.err != nil {
+		writeError(w, apierrors.NewInternalError(l.err))
+		return
+	}
+	l.h.ServeHTTP(w, r)
 }
