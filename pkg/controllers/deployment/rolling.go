@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"context"
+	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 )
@@ -11,12 +12,16 @@ import (
 // ones as far as maxUnavailable allows; once complete, clean up history.
 // It returns a word for the log saying which step it took.
 func (c *Controller) rolloutRolling(ctx context.Context, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (string, error) {
+	existed := findNew(d, rss) != nil
 	d, newRS, oldRSs, err := c.replicaSets(ctx, d, rss, true)
 	if err != nil {
 		return "create new replicaset", err
 	}
 	all := append(append([]*appsv1.ReplicaSet(nil), oldRSs...), newRS)
-
+	if !existed {
+		return fmt.Sprintf("created new replicaset %s with %d replicas", newRS.Name, replicas(newRS.Spec.Replicas)),
+			c.syncRolloutStatus(ctx, d, all, newRS)
+	}
 	if up, err := c.scaleUpNew(ctx, d, all, newRS); err != nil || up {
 		return "scaled up new replicaset " + newRS.Name, firstErr(err, c.syncRolloutStatus(ctx, d, all, newRS))
 	}
@@ -27,7 +32,10 @@ func (c *Controller) rolloutRolling(ctx context.Context, d *appsv1.Deployment, r
 	if down > 0 {
 		return "scaled down old replicasets", c.syncRolloutStatus(ctx, d, all, newRS)
 	}
-	action := "none (waiting for pods to become available)"
+	action := "none (waiting for new pods to become available before replacing more)"
+	if sumSpec(oldRSs) == 0 {
+		action = "none (all replicas on the new template; waiting for them to become available)"
+	}
 	if isComplete(d, &d.Status) {
 		action = "none (rollout complete)"
 		if err := c.cleanupOldReplicaSets(ctx, d, oldRSs); err != nil {
