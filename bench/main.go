@@ -47,9 +47,14 @@ func main() {
 	flag.StringVar(&o.Plot, "plot", filepath.Join(root, "bench-latency.png"), "file for the latency plot (.png or .svg)")
 	flag.StringVar(&o.Only, "only", "", "run only these workloads (comma-separated: "+workloadNames()+")")
 	flag.StringVar(&o.PprofDir, "pprof-dir", "", "save a CPU profile of the server during each workload's measured phase (and a heap profile when loaded) in this directory")
+	verbose := flag.Bool("v", false, "log each workload's phases")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := run(ctx, o, log)

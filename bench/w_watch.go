@@ -88,6 +88,7 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 		})
 	}
 	established.Wait()
+	e.log.Debug("watches open", "watchers", watchers)
 	if err, ok := openErr.Load().(error); ok {
 		return nil, 0, fmt.Errorf("opening a watch: %w", err)
 	}
@@ -101,6 +102,7 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 	for time.Now().Before(deadline) && !allReceived(recv) {
 		time.Sleep(20 * time.Millisecond)
 	}
+	e.log.Debug("writes done", "watchers", watchers, "complete", allReceived(recv))
 	cancel()
 	readers.Wait()
 
@@ -119,14 +121,14 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 	return lat, missed, nil
 }
 
-// pacedCreates creates n pods at rate per second (8 writers share the
+// pacedCreates creates n pods at rate per second (32 writers share the
 // schedule, so a slow fsync does not stall it) and returns each create's
 // acknowledgement time in Unix nanoseconds.
 func pacedCreates(ctx context.Context, c *cluster, ns string, n, rate int) ([]int64, error) {
 	ack := make([]int64, n)
 	start := time.Now()
 	interval := time.Second / time.Duration(rate)
-	_, err := parallel(ctx, 0, n, 8, func(ctx context.Context, i int) error {
+	_, err := parallel(ctx, 0, n, 32, func(ctx context.Context, i int) error {
 		time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
 		_, err := c.cs.CoreV1().Pods(ns).Create(ctx, benchPod(ns, i), metav1.CreateOptions{})
 		ack[i] = time.Now().UnixNano()
