@@ -2,11 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/restmapper"
 )
 
 // ResourceRef is one thing a command works on: a resource type and, for a
@@ -161,11 +161,34 @@ func (f *Factory) expandTypes(arg string) ([]*meta.RESTMapping, error) {
 	return out, nil
 }
 
+// expandCategory lists the resources in a discovery category ("all") in
+// the server's group order, core first, as kubectl's disk-cached discovery
+// yields them (client-go's own expander follows map order).
 func (f *Factory) expandCategory(name string) ([]schema.GroupResource, bool) {
 	d, err := f.Discovery()
 	if err != nil {
 		return nil, false
 	}
-	grs, ok := restmapper.NewDiscoveryCategoryExpander(d).Expand(name)
-	return grs, ok && len(grs) > 0
+	groups, err := d.ServerGroups()
+	if err != nil {
+		return nil, false
+	}
+	var out []schema.GroupResource
+	seen := map[schema.GroupResource]bool{}
+	for _, g := range groups.Groups {
+		for _, v := range g.Versions {
+			list, err := d.ServerResourcesForGroupVersion(v.GroupVersion)
+			if err != nil {
+				continue
+			}
+			for _, r := range list.APIResources {
+				gr := schema.GroupResource{Group: g.Name, Resource: r.Name}
+				if !seen[gr] && slices.Contains(r.Categories, name) {
+					seen[gr] = true
+					out = append(out, gr)
+				}
+			}
+		}
+	}
+	return out, len(out) > 0
 }
