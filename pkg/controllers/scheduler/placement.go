@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"sort"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -32,9 +31,8 @@ type assumption struct {
 
 // assumed remembers bindings until the cache shows them, as kube-scheduler's
 // cache does, so that a burst of pods spreads evenly even though the cache
-// lags our own writes.
+// lags our own writes. The Scheduler's mutex guards it.
 type assumed struct {
-	mu sync.Mutex
 	// byUID holds every binding not yet seen in the cache; an entry is
 	// dropped once the cached pod has a nodeName or is gone.
 	byUID map[types.UID]assumption
