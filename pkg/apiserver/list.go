@@ -101,6 +101,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, q request) {
 // readList reads one page of a collection: from the continue token's key
 // on, filtered by the selectors, at most limit items.
 func (s *Server) readList(ctx context.Context, q request, p listParams) (listPage, error) {
+	q = p.sel.narrow(q)
 	prefix := collectionPrefix(q.res, q.namespace)
 	opts := storage.ListOptions{}
 	var page listPage

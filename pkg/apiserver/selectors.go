@@ -63,3 +63,15 @@ func (sel selector) matches(res registry.Resource, obj runtime.Object) bool {
 func (sel selector) exactName() (string, bool) {
 	return sel.fields.RequiresExactMatch("metadata.name")
 }
+
+// narrow turns an all-namespaces request whose fieldSelector pins
+// metadata.namespace into a request for that namespace, so the store reads
+// only its keys.
+func (sel selector) narrow(q request) request {
+	if q.res.Namespaced && q.namespace == "" {
+		if ns, ok := sel.fields.RequiresExactMatch("metadata.namespace"); ok && ns != "" {
+			q.namespace = ns
+		}
+	}
+	return q
+}

@@ -76,6 +76,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 		defer cancel()
 	}
 
+	q = p.sel.narrow(q)
 	prefix := collectionPrefix(q.res, q.namespace)
 	var initial []storage.KV
 	var from int64

@@ -1,0 +1,37 @@
+package apiserver
+
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+)
+
+func TestSelectorNarrowsNamespace(t *testing.T) {
+	pods, _ := registry.Lookup("", "v1", "pods")
+	nodes, _ := registry.Lookup("", "v1", "nodes")
+	cases := []struct {
+		res      registry.Resource
+		ns, qs   string
+		wantNS   string
+		wantName string
+	}{
+		{pods, "", "fieldSelector=metadata.namespace%3Dkube-system", "kube-system", ""},
+		{pods, "", "fieldSelector=metadata.namespace!%3Dkube-system", "", ""},
+		{pods, "a", "fieldSelector=metadata.namespace%3Db", "a", ""},
+		{pods, "a", "fieldSelector=metadata.name%3Dweb", "a", "web"},
+		{nodes, "", "fieldSelector=metadata.name%3Dn1", "", "n1"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("GET", "/x?"+c.qs, nil)
+		sel, err := parseSelector(r, c.res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := sel.narrow(request{res: c.res, namespace: c.ns})
+		name, _ := sel.exactName()
+		if q.namespace != c.wantNS || name != c.wantName {
+			t.Errorf("%s %s: namespace %q name %q, want %q %q", c.res.Resource, c.qs, q.namespace, name, c.wantNS, c.wantName)
+		}
+	}
+}
