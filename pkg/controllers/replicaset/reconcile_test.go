@@ -3,6 +3,7 @@ package replicaset
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,7 +42,7 @@ func newFixture(t *testing.T, objs ...runtime.Object) *fixture {
 	})
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
-	ctrl, err := New(Config{Client: client, Informers: factory, Recorder: rec, Clock: clocktesting.NewFakeClock(time.Unix(1000, 0))})
+	ctrl, err := New(Config{Client: client, Informers: factory, Recorder: rec, Logger: slog.New(slog.DiscardHandler), Clock: clocktesting.NewFakeClock(time.Unix(1000, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}
