@@ -99,7 +99,7 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, vali
 		return "", addSourceToErr(fmt.Sprintf("retrieving current configuration of:\n%s\nfrom server for:", info), info.Source, err)
 	}
 	if _, ok := current.GetAnnotations()[lastAppliedAnnotation]; !ok {
-		fmt.Fprintf(errOut, warningNoLastApplied, info.Mapping.Resource.GroupResource().String()+"/"+info.Name)
+		fmt.Fprintf(errOut, warningNoLastApplied, info.Mapping.Resource.Resource+"/"+info.Name)
 	}
 	for attempt := 0; ; attempt++ {
 		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current, validation)

@@ -104,7 +104,7 @@ func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
 		Short: "Create a resource from a file or from stdin",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(ff.Filenames) == 0 {
-				return UsageErrorf(cmd, "must specify one of -f and -k")
+				return fmt.Errorf("must specify one of -f and -k")
 			}
 			env, err := newWriteEnv(f, streams)
 			if err != nil {

@@ -237,17 +237,22 @@ func newDescribeCmd(f *Factory, streams IOStreams) *cobra.Command {
 func (e *writeEnv) describe(ctx context.Context, t targetFlags, args []string, showEvents, explicit bool) error {
 	infos, err := e.liveTargets(ctx, t, args)
 	var errs []error
+	prefixMode := false
 	if err != nil {
+		if !explicit {
+			showEvents = false
+		}
 		if apierrors.IsNotFound(err) && len(args) == 2 && len(infos) == 0 {
 			infos, err = e.describePrefix(ctx, args[0], args[1], err)
 			if err != nil {
 				return err
 			}
+			prefixMode = true
 		} else {
 			errs = append(errs, err)
 		}
 	}
-	if (err != nil || len(infos) > 1) && !explicit {
+	if len(infos) > 1 && !explicit {
 		showEvents = false
 	}
 	cs, cerr := e.f.Clientset()
@@ -267,11 +272,16 @@ func (e *writeEnv) describe(ctx context.Context, t targetFlags, args []string, s
 			errs = append(errs, err)
 			continue
 		}
-		if !first {
-			fmt.Fprint(e.streams.Out, "\n\n")
+		switch {
+		case prefixMode:
+			// kubectl's prefix fallback ends each description with a newline.
+			fmt.Fprintf(e.streams.Out, "%s\n", s)
+		case first:
+			fmt.Fprint(e.streams.Out, s)
+		default:
+			fmt.Fprintf(e.streams.Out, "\n\n%s", s)
 		}
 		first = false
-		fmt.Fprint(e.streams.Out, s)
 	}
 	if len(infos) == 0 && len(errs) == 0 {
 		if t.allNamespaces {

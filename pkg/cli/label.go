@@ -93,6 +93,9 @@ func (e *writeEnv) liveTargets(ctx context.Context, t targetFlags, args []string
 			info.Obj = live
 		}
 	}
+	if len(errs) == 1 {
+		return infos, errs[0]
+	}
 	return infos, utilerrors.NewAggregate(errs)
 }
 
