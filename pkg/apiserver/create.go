@@ -66,6 +66,14 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		return nil, err
 	}
 	if dryRun {
+		// A dry run answers as the write would, AlreadyExists included.
+		_, err := s.store.Get(ctx, objectKey(q.res, m.GetNamespace(), m.GetName()))
+		if err == nil {
+			return nil, apierrors.NewAlreadyExists(q.gr(), m.GetName())
+		}
+		if !errors.Is(err, storage.ErrNotFound) {
+			return nil, err
+		}
 		return obj, nil
 	}
 	for attempt := 1; ; attempt++ {

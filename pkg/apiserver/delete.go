@@ -25,6 +25,10 @@ const (
 	finalizerOrphan     = metav1.FinalizerOrphanDependents // "orphan"
 )
 
+// immortalNamespaces may not be deleted, as kube-apiserver's
+// NamespaceLifecycle admission says.
+var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
+
 // decodeDeleteOptions reads a DeleteOptions body. Clients label it with
 // the resource's group version (client-go's typed clients), v1 or
 // meta.k8s.io/v1; all mean the same type.
@@ -137,6 +141,9 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
 // deleteObject deletes the named object, or only marks it (deletionTimestamp)
 // when finalizers or a pod's grace period keep it. deleted says which.
 func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.DeleteOptions) (obj runtime.Object, deleted bool, err error) {
+	if q.res.Resource == "namespaces" && immortalNamespaces[q.name] {
+		return nil, false, apierrors.NewForbidden(q.gr(), q.name, errors.New("this namespace may not be deleted"))
+	}
 	dryRun := len(opts.DryRun) > 0
 	for attempt := 1; ; attempt++ {
 		kv, err := s.getKV(ctx, q)

@@ -63,3 +63,19 @@ func TestDeleteOptionsBodies(t *testing.T) {
 		t.Fatalf("JSON delete: %d %s", code, body)
 	}
 }
+
+// TestDryRunAndImmortalNamespaces: a dry-run create of an existing object
+// is AlreadyExists; default, kube-system and kube-public cannot be deleted.
+func TestDryRunAndImmortalNamespaces(t *testing.T) {
+	ts := startTestServer(t)
+	if code, _, body := ts.do(t, "POST", deployments, "application/json", webDeployment); code != 201 {
+		t.Fatal(body)
+	}
+	if code, _, body := ts.do(t, "POST", deployments+"?dryRun=All", "application/json", webDeployment); code != 409 {
+		t.Errorf("dry-run create of an existing object: %d %s", code, body)
+	}
+	code, _, body := ts.do(t, "DELETE", "/api/v1/namespaces/default", "", "")
+	if code != 403 || !strings.Contains(body, `"message":"namespaces \"default\" is forbidden: this namespace may not be deleted"`) {
+		t.Errorf("delete default: %d %s", code, body)
+	}
+}
