@@ -96,7 +96,7 @@ func checkSane(t *testing.T, f figure) {
 func expectedKeys(sz sizes) []string {
 	keys := []string{
 		"start.empty_ms", "start.loaded_ms",
-		"memory.idle_rss_mib", "memory.pods_rss_mib", "memory.objects_rss_mib", "memory.db_bytes_per_object",
+		"memory.idle_rss_mib", "memory.idle_anon_mib", "memory.pods_rss_mib", "memory.objects_rss_mib", "memory.db_bytes_per_object",
 		"get.p50_ms", "get.p99_ms", "list.selector.ms",
 		"churn.first_mb", "churn.mid_mb", "churn.end_mb", "churn.updates_per_s",
 	}
@@ -116,4 +116,42 @@ func expectedKeys(sz sizes) []string {
 		keys = append(keys, fmt.Sprintf("growth.%d.write_ms", n), fmt.Sprintf("growth.%d.list_ms", n))
 	}
 	return keys
+}
+
+// TestSmokeKubeconfig drives a miniapi through --kubeconfig, as it would
+// any other API server, and checks that what needs miniapi's own process
+// is skipped rather than measured and that the API figures are there.
+func TestSmokeKubeconfig(t *testing.T) {
+	bin := filepath.Join(repoRoot(), "bin", "miniapi")
+	dir := t.TempDir()
+	srv, err := newServer(bin, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.close()
+	if _, err := srv.start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	o := options{
+		Profile: "smoke", Kubeconfig: filepath.Join(srv.dataDir, "kubeconfig"), Only: "coldstart,creates,churn",
+		Out: filepath.Join(dir, "r.json"), Plot: filepath.Join(dir, "p.svg"),
+	}
+	res, err := run(t.Context(), o, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 3 {
+		t.Errorf("skipped %q; want cold start, raw bbolt baseline and churn", res.Skipped)
+	}
+	for _, f := range res.Figures {
+		if !strings.HasPrefix(f.Key, "creates.") {
+			t.Errorf("figure %s measured through a kubeconfig", f.Key)
+		}
+		if f.Baseline != nil {
+			t.Errorf("%s has a raw bbolt baseline though the disk is not ours", f.Key)
+		}
+	}
+	if _, ok := res.lookup("creates.c4.rate"); !ok {
+		t.Error("durable creates not measured through the kubeconfig")
+	}
 }

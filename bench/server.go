@@ -139,8 +139,14 @@ func (s *server) close() {
 	_ = os.RemoveAll(filepath.Dir(s.dataDir))
 }
 
-// rssMiB reads VmRSS from /proc/PID/status.
-func (s *server) rssMiB() (float64, error) {
+// rssMiB reads VmRSS (all resident memory) from /proc/PID/status.
+func (s *server) rssMiB() (float64, error) { return s.statusMiB("VmRSS:") }
+
+// anonMiB reads RssAnon: resident memory that is not file-backed (heap,
+// stacks), i.e. VmRSS without the binary's mapped pages and bbolt's mmap.
+func (s *server) anonMiB() (float64, error) { return s.statusMiB("RssAnon:") }
+
+func (s *server) statusMiB(field string) (float64, error) {
 	if s.cmd == nil {
 		return 0, errors.New("server not running")
 	}
@@ -151,12 +157,12 @@ func (s *server) rssMiB() (float64, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
 			return kb / 1024, err
 		}
 	}
-	return 0, errors.New("no VmRSS in /proc status")
+	return 0, fmt.Errorf("no %s in /proc status", field)
 }
 
 // dbBytes is the size of the bbolt file.

@@ -65,7 +65,7 @@ func growth(ctx context.Context, e *env) error {
 			wf.vs(base, firstWrite)
 			lf.vs(base, firstList)
 			if i == len(steps)-1 {
-				wf.ratioAtMost(1.5, "≤ 1.5× at 100k")
+				wf.ratioAtMost(1.5, "≤ 1.5× (target at 100k)")
 			}
 		}
 		objects += e.sizes.GrowthWrites

@@ -37,7 +37,7 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	w, err := c.cs.AppsV1().Deployments(ns).Watch(wctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
 	if err != nil {
