@@ -42,7 +42,8 @@ type Config struct {
 	PodReadyDelay time.Duration
 	Logger        *slog.Logger
 	Clock         clock.WithTicker
-	// Workers is how many pods are handled concurrently; default 8.
+	// Workers is how many pods are handled concurrently; default 16 (each
+	// status write waits for an fsync; concurrent ones share it).
 	Workers int
 }
 
@@ -83,7 +84,7 @@ func New(cfg Config) (*Kubelet, error) {
 		cfg.Clock = clock.RealClock{}
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 8
+		cfg.Workers = 16
 	}
 	podInf := cfg.Informers.Core().V1().Pods()
 	nodeInf := cfg.Informers.Core().V1().Nodes()

@@ -43,7 +43,8 @@ type Config struct {
 	Recorder record.EventRecorder
 	Logger   *slog.Logger
 	Clock    clock.WithTicker
-	// Workers is how many pods are bound concurrently; default 4.
+	// Workers is how many pods are bound concurrently; default 16 (each
+	// bind waits for an fsync, and the server commits concurrent writes together).
 	Workers int
 }
 
@@ -77,7 +78,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg.Clock = clock.RealClock{}
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 4
+		cfg.Workers = 16
 	}
 	podInf := cfg.Informers.Core().V1().Pods()
 	nodeInf := cfg.Informers.Core().V1().Nodes()
