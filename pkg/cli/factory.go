@@ -2,7 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -33,8 +37,11 @@ type Factory struct {
 	Kubeconfig string
 	// Overrides holds the other global flags (--server, --context, ...).
 	Overrides clientcmd.ConfigOverrides
-	// Verbosity is -v; it only exists for kubectl compatibility for now.
+	// Verbosity is -v; from 6 up every request is logged to ErrOut, as
+	// kubectl logs them (in slog's text format rather than klog's).
 	Verbosity int
+	// ErrOut receives the request log; NewRootCmd sets it to stderr.
+	ErrOut io.Writer
 
 	once      sync.Once
 	loader    clientcmd.ClientConfig
@@ -84,6 +91,9 @@ func (f *Factory) RESTConfig() (*rest.Config, error) {
 	}
 	c.QPS, c.Burst = 50, 100
 	c.UserAgent = userAgent()
+	if f.Verbosity >= 6 {
+		c.WrapTransport = logRequests(f.ErrOut)
+	}
 	f.config = c
 	return rest.CopyConfig(c), nil
 }
@@ -169,3 +179,28 @@ func (f *Factory) RESTMapper() (meta.RESTMapper, error) {
 func userAgent() string {
 	return fmt.Sprintf("minictl/%s", clientVersion)
 }
+
+// logRequests logs each request's method, URL, status and duration.
+func logRequests(w io.Writer) func(http.RoundTripper) http.RoundTripper {
+	if w == nil {
+		w = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(w, nil))
+	return func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			start := time.Now()
+			resp, err := rt.RoundTrip(req)
+			attrs := []any{"verb", req.Method, "url", req.URL.String(), "accept", req.Header.Get("Accept"), "milliseconds", time.Since(start).Milliseconds()}
+			if err != nil {
+				log.Info("Request failed", append(attrs, "err", err)...)
+				return resp, err
+			}
+			log.Info("Response", append(attrs, "status", resp.Status)...)
+			return resp, err
+		})
+	}
+}
+
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

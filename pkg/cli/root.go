@@ -45,6 +45,7 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	cmd.SetGlobalNormalizationFunc(normalizeFlagName)
 
 	f := NewFactory()
+	f.ErrOut = streams.ErrOut
 	f.AddFlags(cmd.PersistentFlags())
 
 	// ---- subcommands: add new commands here, one line each ----
