@@ -245,7 +245,7 @@ func (s *Server) markDeleting(obj runtime.Object, opts *metav1.DeleteOptions) (c
 		if pod.Spec.NodeName == "" || grace == 0 {
 			return false, false
 		}
-		if pod.DeletionTimestamp == nil || *pod.DeletionGracePeriodSeconds > grace {
+		if g := pod.DeletionGracePeriodSeconds; pod.DeletionTimestamp == nil || g == nil || *g > grace {
 			until := metav1.NewTime(now.Add(secondsDuration(grace)))
 			pod.DeletionTimestamp = &until
 			pod.DeletionGracePeriodSeconds = &grace
