@@ -177,10 +177,16 @@ func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 	if !needsWork(pod) {
 		return nil
 	}
-	nodeName := s.choose(pod)
+	nodeName, total := s.choose(pod)
 	if nodeName == "" {
 		s.log.Info("reconcile", "pod", key, "desired", "bound", "observed", "no Ready node", "action", "wait for a node")
-		return nil
+		if total == 0 {
+			s.recorder.Event(pod, corev1.EventTypeWarning, "FailedScheduling", "no nodes available to schedule pods")
+		} else {
+			s.recorder.Eventf(pod, corev1.EventTypeWarning, "FailedScheduling",
+				"0/%d nodes are available: %d node(s) were not ready or unschedulable.", total, total)
+		}
+		return nil // a node turning Ready enqueues every unscheduled pod
 	}
 	s.log.Info("reconcile", "pod", key, "desired", "bound", "observed", "unscheduled", "action", "bind to "+nodeName)
 	bound, err := s.bind(ctx, pod, nodeName)
@@ -192,8 +198,9 @@ func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 	return s.markScheduled(ctx, bound)
 }
 
-// choose picks the node for pod and assumes the binding.
-func (s *Scheduler) choose(pod *corev1.Pod) string {
+// choose picks the node for pod and assumes the binding; total is how many
+// nodes there are, schedulable or not.
+func (s *Scheduler) choose(pod *corev1.Pod) (chosen string, total int) {
 	nodes, _ := s.nodes.List(labels.Everything())
 	var names []string
 	for _, n := range nodes {
@@ -211,11 +218,11 @@ func (s *Scheduler) choose(pod *corev1.Pod) string {
 		objs, _ := s.podIndex.ByIndex(nodeNameIndex, n)
 		counts[n] += len(objs)
 	}
-	chosen := pickNode(names, counts)
+	chosen = pickNode(names, counts)
 	if chosen != "" {
 		s.assumed.add(pod.UID, assumption{namespace: pod.Namespace, name: pod.Name, node: chosen})
 	}
-	return chosen
+	return chosen, len(nodes)
 }
 
 func (s *Scheduler) forget(pod *corev1.Pod) {

@@ -107,12 +107,15 @@ func TestReconcileLeavesOthersAlone(t *testing.T) {
 func TestReconcileWithoutReadyNodeWaits(t *testing.T) {
 	notReady := node.Desired(1, metav1.Now())
 	notReady.Status.Conditions[3].Status = corev1.ConditionFalse
-	s, client, _ := setup(t, notReady, pod("a"))
+	s, client, rec := setup(t, notReady, pod("a"))
 	if err := s.Reconcile(context.Background(), "default/a"); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := client.CoreV1().Pods("default").Get(context.Background(), "a", metav1.GetOptions{})
 	if p.Spec.NodeName != "" {
 		t.Errorf("pod bound to not-Ready node %s", p.Spec.NodeName)
+	}
+	if e := <-rec.Events; !strings.HasPrefix(e, "Warning FailedScheduling 0/1 nodes are available") {
+		t.Errorf("event = %q, want FailedScheduling", e)
 	}
 }
