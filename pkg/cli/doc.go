@@ -20,9 +20,23 @@
 //   - Printers (print_*.go): PrintFlags turns -o into an ObjectPrinter;
 //     ResourceString gives kubectl's "deployment.apps/web" names.
 //
+//   - Requests (get_fetch.go): ResourcePath builds API paths; getRaw/doRaw
+//     send a GET (or any request) and turn a Status body into an
+//     *errors.StatusError with the server's message.
+//
 // # Deviations from kubectl
 //
 // minictl does not import k8s.io/cli-runtime or k8s.io/kubectl (their
 // dependency trees are kubectl-sized); it reimplements the parts it needs on
-// client-go, apimachinery and text layout that follows kubectl's tab writer.
+// client-go, apimachinery and a tab writer laid out like kubectl's.
+//
+//   - get --watch survives a server restart: it resumes from the last
+//     resourceVersion seen, or lists again after 410 Expired (kubectl exits).
+//   - No go-template or kyaml output; no Kustomize line in version;
+//     cluster-info lists no Services (miniapi serves none).
+//   - client-go's klog lines are silenced: an unreachable server gives only
+//     kubectl's final one-line message. -v=6 logs requests with slog.
+//   - A flag error prints kubectl's "error: ..." line but not the usage text.
+//   - The PUT of a precondition scale sends Content-Type application/json
+//     (kubectl sends none).
 package cli
