@@ -12,11 +12,14 @@
 //
 //   - Factory (factory.go): the client side of the global flags — RESTConfig,
 //     Namespace, Clientset, Dynamic, Discovery, RESTMapper.
+//
 //   - Resolution (resolve.go): Factory.ResolveResource for one TYPE and
 //     Factory.ResolveArgs for kubectl's TYPE NAME..., TYPE/NAME... and
 //     TYPE1,TYPE2 forms, both through discovery.
+//
 //   - Errors (errors.go): ErrExit (exit 1, nothing printed), ExitError
 //     (any status), PrintError and UsageErrorf.
+//
 //   - Printers (print_*.go): PrintFlags turns -o into an ObjectPrinter;
 //     ResourceString gives kubectl's "deployment.apps/web" names.
 //
