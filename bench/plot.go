@@ -16,8 +16,9 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// writePlot draws one panel per x axis (watchers; objects): latency in
-// milliseconds against the count, one line per series, log-scaled x.
+// writePlot draws one panel per x axis (watchers; objects): watch latency
+// in milliseconds, and growth cost relative to the smallest store, against
+// the count, one line per series, log-scaled x.
 func writePlot(r *results, path string) error {
 	var axes []string
 	byAxis := map[string][]series{}
@@ -48,19 +49,21 @@ func writePlot(r *results, path string) error {
 
 func panel(r *results, xLabel string, ss []series) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = "latency vs " + xLabel + " (" + r.Profile + ")"
+	p.Title.Text = "by " + xLabel + " (" + r.Profile + " profile)"
 	p.X.Label.Text = xLabel
-	p.Y.Label.Text = "ms"
+	p.Y.Label.Text = ss[0].YLabel
 	p.Y.Min = 0
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	p.Legend.Left = true
+	top := 0.0
 	for i, s := range ss {
 		pts := make(plotter.XYs, len(s.X))
 		for j := range s.X {
 			pts[j].X, pts[j].Y = s.X[j], s.Y[j]
+			top = max(top, s.Y[j])
 		}
 		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
@@ -72,6 +75,7 @@ func panel(r *results, xLabel string, ss []series) (*plot.Plot, error) {
 		p.Add(line, points)
 		p.Legend.Add(s.Name, line, points)
 	}
+	p.Y.Max = top * 1.4 // headroom above the lines for the legend
 	p.BackgroundColor = color.White
 	return p, nil
 }

@@ -53,10 +53,12 @@ type target struct {
 	Pass bool   `json:"pass"`
 }
 
-// series is one line of the plot: latency (Y) against a count (X).
+// series is one line of the plot: a latency or cost (Y) against a count
+// (X); series with the same XLabel share a panel.
 type series struct {
 	Name   string    `json:"name"`
 	XLabel string    `json:"xLabel"`
+	YLabel string    `json:"yLabel"`
 	X      []float64 `json:"x"`
 	Y      []float64 `json:"y"`
 }

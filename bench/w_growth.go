@@ -71,8 +71,18 @@ func growth(ctx context.Context, e *env) error {
 		objects += e.sizes.GrowthWrites
 		xs, writeMS, listMS = append(xs, float64(step)), append(writeMS, perWrite), append(listMS, list)
 	}
+	yl := "× its cost at " + groupThousands(int64(steps[0])) + " objects"
 	e.res.Series = append(e.res.Series,
-		series{Name: "create (wall per write, 16 clients)", XLabel: "objects", X: xs, Y: writeMS},
-		series{Name: fmt.Sprintf("list of %d pods", listed), XLabel: "objects", X: xs, Y: listMS})
+		series{Name: "create (wall per write, 16 clients)", XLabel: "objects", YLabel: yl, X: xs, Y: relative(writeMS)},
+		series{Name: fmt.Sprintf("list of %d pods", listed), XLabel: "objects", YLabel: yl, X: xs, Y: relative(listMS)})
 	return nil
+}
+
+// relative divides every value by the first.
+func relative(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i := range v {
+		out[i] = v[i] / v[0]
+	}
+	return out
 }

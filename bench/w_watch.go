@@ -52,8 +52,8 @@ func watchLatency(ctx context.Context, e *env) error {
 		xs, p50s, p99s = append(xs, float64(w)), append(p50s, lat.percentile(50)), append(p99s, lat.percentile(99))
 	}
 	e.res.Series = append(e.res.Series,
-		series{Name: "watch p50", XLabel: "watchers", X: xs, Y: p50s},
-		series{Name: "watch p99", XLabel: "watchers", X: xs, Y: p99s})
+		series{Name: "watch p50", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p50s},
+		series{Name: "watch p99", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p99s})
 	return nil
 }
 
