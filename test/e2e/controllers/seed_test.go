@@ -9,6 +9,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestSeedExercise: create web with 3 replicas, scale to 5 and down to 1
@@ -138,12 +139,9 @@ func TestReplicaSetAdoptsAndReleases(t *testing.T) {
 		return len(pods) == 2 && owned == 2, fmt.Sprintf("%d pods, %d owned", len(pods), owned)
 	})
 	// Relabel the adopted pod: it is released and replaced.
-	p, err := c.CoreV1().Pods(ns).Get(ctx, "orphan", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Labels = map[string]string{"app": "other"}
-	if _, err := c.CoreV1().Pods(ns).Update(ctx, p, metav1.UpdateOptions{}); err != nil {
+	// (A patch, not get+update: the kubelet writes the pod concurrently.)
+	relabel := []byte(`{"metadata":{"labels":{"app":"other"}}}`)
+	if _, err := c.CoreV1().Pods(ns).Patch(ctx, "orphan", types.MergePatchType, relabel, metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 20*time.Second, "release and replacement", func() (bool, string) {
