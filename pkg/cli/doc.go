@@ -20,7 +20,8 @@
 //   - Errors (errors.go): ErrExit (exit 1, nothing printed), ExitError
 //     (any status), PrintError and UsageErrorf.
 //
-//   - Printers (print_*.go): PrintFlags turns -o into an ObjectPrinter;
+//   - Printers (print_*.go): newObjectPrinter turns -o into an objectPrinter,
+//     newTablePrinter prints server-side Tables through a tabWriter;
 //     ResourceString gives kubectl's "deployment.apps/web" names.
 //
 //   - Requests (get_fetch.go): ResourcePath builds API paths; getRaw/doRaw
