@@ -24,7 +24,7 @@ type testServer struct {
 	url string
 }
 
-func startTestServer(t *testing.T) *testServer {
+func startTestServer(t testing.TB) *testServer {
 	t.Helper()
 	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
 	if err != nil {
@@ -50,7 +50,7 @@ func startTestServer(t *testing.T) *testServer {
 	return &testServer{api: api, url: hs.URL}
 }
 
-func (ts *testServer) client(t *testing.T) kubernetes.Interface {
+func (ts *testServer) client(t testing.TB) kubernetes.Interface {
 	t.Helper()
 	c, err := kubernetes.NewForConfig(&rest.Config{Host: ts.url, QPS: 1000, Burst: 1000})
 	if err != nil {
@@ -60,7 +60,7 @@ func (ts *testServer) client(t *testing.T) kubernetes.Interface {
 }
 
 // do sends a raw request and returns status, Content-Type and body.
-func (ts *testServer) do(t *testing.T, method, path, contentType, body string, header ...string) (int, string, string) {
+func (ts *testServer) do(t testing.TB, method, path, contentType, body string, header ...string) (int, string, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, ts.url+path, strings.NewReader(body))
 	if err != nil {
