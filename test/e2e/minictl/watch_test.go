@@ -140,9 +140,12 @@ func TestWatchOnlyAndEvents(t *testing.T) {
 	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=2")
 	waitSettled(t, s, "web", 2)
 
+	// Through a recording proxy, to know when every watch has started.
+	rec := &recorder{}
+	proxy := rec.start(t, s.URL)
 	argsList := [][]string{
-		{"get", "deploy", "--watch-only", "--output-watch-events"},
-		{"get", "deploy", "web", "-w", "-o", "jsonpath={.spec.replicas}{\"\\n\"}"},
+		{"--server", proxy.URL, "get", "deploy", "--watch-only", "--output-watch-events"},
+		{"--server", proxy.URL, "get", "deploy", "web", "-w", "-o", "jsonpath={.spec.replicas}{\"\\n\"}"},
 	}
 	procs := map[string][]*harness.Proc{}
 	for _, tool := range []string{"kubectl", "minictl"} {
@@ -151,7 +154,13 @@ func TestWatchOnlyAndEvents(t *testing.T) {
 		}
 		procs[tool][1].WaitForOutput(t, "2\n", 30*time.Second)
 	}
-	time.Sleep(500 * time.Millisecond) // let the --watch-only watches start
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(rec.peek(), "watch=true") < 4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the four watches did not start:\n%s", rec.peek())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=1")
 	waitSettled(t, s, "web", 1)
 	for _, tool := range []string{"kubectl", "minictl"} {
