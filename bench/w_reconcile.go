@@ -33,17 +33,8 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	if _, err := c.namespace(ctx, ns); err != nil {
 		return err
 	}
-	list, err := c.cs.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return err
-	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	w, err := c.cs.AppsV1().Deployments(ns).Watch(wctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
-	if err != nil {
-		return err
-	}
-	defer w.Stop()
 	wait := func() {}
 	if deployments == e.sizes.Reconcile[len(e.sizes.Reconcile)-1][0] {
 		wait = e.profileDuring(ctx, c, "reconcile")
@@ -59,7 +50,7 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 		})
 		created <- err
 	}()
-	if err := waitAvailable(wctx, w, deployments, created); err != nil {
+	if err := waitAvailable(wctx, c, ns, deployments, created); err != nil {
 		return fmt.Errorf("%d×%d: %w", deployments, replicas, err)
 	}
 	took := time.Since(t0).Seconds()
@@ -76,33 +67,63 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	return nil
 }
 
-// waitAvailable reads Deployment events until n Deployments are Available
-// with every replica available.
-func waitAvailable(ctx context.Context, w watch.Interface, n int, created <-chan error) error {
+// waitAvailable lists and watches the Deployments of ns until n of them
+// are Available with every replica available. Like an informer it lists
+// again and resumes when the server ends the watch (a slow watcher is cut
+// off rather than allowed to slow writers).
+func waitAvailable(ctx context.Context, c *cluster, ns string, n int, created <-chan error) error {
 	ready := map[string]bool{}
+	mark := func(d *appsv1.Deployment) {
+		if available(d) {
+			ready[d.Name] = true
+		} else {
+			delete(ready, d.Name)
+		}
+	}
+	for {
+		list, err := c.cs.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return fmt.Errorf("%d of %d Deployments Available: %w", len(ready), n, err)
+		}
+		for i := range list.Items {
+			mark(&list.Items[i])
+		}
+		if len(ready) >= n {
+			return nil
+		}
+		w, err := c.cs.AppsV1().Deployments(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+		if err != nil {
+			return err
+		}
+		done, err := readUntilAvailable(ctx, w, ready, mark, n, created)
+		w.Stop()
+		if done || err != nil {
+			return err
+		}
+	}
+}
+
+// readUntilAvailable consumes one watch; it returns false, nil when the
+// watch ended before n Deployments were Available.
+func readUntilAvailable(ctx context.Context, w watch.Interface, ready map[string]bool, mark func(*appsv1.Deployment), n int, created <-chan error) (bool, error) {
 	for len(ready) < n {
 		select {
 		case err := <-created:
 			if err != nil {
-				return fmt.Errorf("creating deployments: %w", err)
+				return false, fmt.Errorf("creating deployments: %w", err)
 			}
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				return fmt.Errorf("deployment watch ended with %d of %d Available", len(ready), n)
+				return false, nil
 			}
-			d, isDeploy := ev.Object.(*appsv1.Deployment)
-			if !isDeploy {
-				continue
-			}
-			ready[d.Name] = available(d)
-			if !ready[d.Name] {
-				delete(ready, d.Name)
+			if d, isDeploy := ev.Object.(*appsv1.Deployment); isDeploy {
+				mark(d)
 			}
 		case <-ctx.Done():
-			return fmt.Errorf("%d of %d Deployments Available when time ran out", len(ready), n)
+			return false, fmt.Errorf("%d of %d Deployments Available when time ran out", len(ready), n)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 func available(d *appsv1.Deployment) bool {
