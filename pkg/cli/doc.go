@@ -40,7 +40,6 @@
 //     cluster-info lists no Services (miniapi serves none).
 //   - client-go's klog lines are silenced: an unreachable server gives only
 //     kubectl's final one-line message. -v=6 logs requests with slog.
-//   - A flag error prints kubectl's "error: ..." line but not the usage text.
 //   - The PUT of a precondition scale sends Content-Type application/json
 //     (kubectl sends none).
 package cli

@@ -66,7 +66,7 @@ func TestExecuteRecoversFromPanics(t *testing.T) {
 func TestUnknownFlagWording(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := Execute([]string{"get", "--nope"}, IOStreams{Out: &out, ErrOut: &errOut})
-	if code != 1 || errOut.String() != "error: unknown flag: --nope\n" {
+	if code != 1 || errOut.String() != "error: unknown flag: --nope\nSee 'minictl get --help' for usage.\n" {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
 }

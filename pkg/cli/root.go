@@ -73,10 +73,12 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	return cmd
 }
 
-// flagError keeps cobra's wording ("unknown flag: --foo"); PrintError adds
-// kubectl's "error: " prefix. (kubectl also prints the usage text first;
-// minictl does not.)
-func flagError(_ *cobra.Command, err error) error { return err }
+// flagError words a flag problem as kubectl does: "error: unknown flag:
+// --foo" (PrintError adds "error: "), then "See 'minictl get --help' for
+// usage.".
+func flagError(cmd *cobra.Command, err error) error {
+	return kubectlErrorf("%s\nSee '%s --help' for usage.", err.Error(), cmd.CommandPath())
+}
 
 // normalizeFlagName accepts --foo_bar for --foo-bar, as kubectl does.
 func normalizeFlagName(_ *pflag.FlagSet, name string) pflag.NormalizedName {

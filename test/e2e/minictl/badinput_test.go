@@ -36,6 +36,8 @@ func TestBadInputMatchesKubectl(t *testing.T) {
 		{"scale", "deploy", "web", "--replicas=3", "--resource-version=1"},
 		{"scale", "nosuchresource", "x", "--replicas=1"},
 		{"config", "use-context", "nope"},
+		{"get", "pods", "--nope"},
+		{"scale", "deploy", "web", "--replicas=x"},
 		{"config", "get-contexts", "nope"},
 	} {
 		k := s.ExpectSame(t, args...)
