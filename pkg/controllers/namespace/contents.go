@@ -3,21 +3,34 @@ package namespace
 import (
 	"context"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
 
 // contents is one namespaced resource a namespace can hold.
 type contents struct {
+	// resource is "<plural>.<group>" as kube's namespace conditions name
+	// it ("pods." for the core group).
 	resource string
-	// count asks the API (not a cache) how many objects are left.
-	count func(ctx context.Context, ns string) (int, error)
+	// finalizers asks the API (not a cache) for the objects left, one
+	// entry per object holding its finalizers.
+	finalizers func(ctx context.Context, ns string) ([][]string, error)
 	// deleteAll deletes them all with one deletecollection, in the
 	// background (the garbage collector takes care of dependents).
 	deleteAll func(ctx context.Context, ns string) error
 }
 
 var background = metav1.DeletePropagationBackground
+
+func finalizersOf[T any](items []T, meta func(*T) metav1.Object) [][]string {
+	out := make([][]string, len(items))
+	for i := range items {
+		out[i] = meta(&items[i]).GetFinalizers()
+	}
+	return out
+}
 
 // namespacedKinds lists what miniapi serves in a namespace, owners before
 // dependents so that controllers do not recreate what was just deleted, and
@@ -27,44 +40,44 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 	del := metav1.DeleteOptions{PropagationPolicy: &background}
 	all := metav1.ListOptions{}
 	return []contents{
-		{"deployments",
-			func(ctx context.Context, ns string) (int, error) {
+		{"deployments.apps",
+			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := apps.Deployments(ns).List(ctx, all)
 				if err != nil {
-					return 0, err
+					return nil, err
 				}
-				return len(l.Items), nil
+				return finalizersOf(l.Items, func(o *appsv1.Deployment) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error {
 				return apps.Deployments(ns).DeleteCollection(ctx, del, all)
 			}},
-		{"replicasets",
-			func(ctx context.Context, ns string) (int, error) {
+		{"replicasets.apps",
+			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := apps.ReplicaSets(ns).List(ctx, all)
 				if err != nil {
-					return 0, err
+					return nil, err
 				}
-				return len(l.Items), nil
+				return finalizersOf(l.Items, func(o *appsv1.ReplicaSet) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error {
 				return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all)
 			}},
-		{"pods",
-			func(ctx context.Context, ns string) (int, error) {
+		{"pods.",
+			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Pods(ns).List(ctx, all)
 				if err != nil {
-					return 0, err
+					return nil, err
 				}
-				return len(l.Items), nil
+				return finalizersOf(l.Items, func(o *corev1.Pod) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error { return core.Pods(ns).DeleteCollection(ctx, del, all) }},
-		{"events",
-			func(ctx context.Context, ns string) (int, error) {
+		{"events.",
+			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Events(ns).List(ctx, all)
 				if err != nil {
-					return 0, err
+					return nil, err
 				}
-				return len(l.Items), nil
+				return finalizersOf(l.Items, func(o *corev1.Event) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error { return core.Events(ns).DeleteCollection(ctx, del, all) }},
 	}

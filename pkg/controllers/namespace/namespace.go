@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -45,6 +44,7 @@ type Controller struct {
 	ns       corelisters.NamespaceLister
 	contents []contents
 	recheck  time.Duration
+	clock    clock.Clock
 	log      *slog.Logger
 	driver   *driver.Driver
 }
@@ -69,6 +69,7 @@ func New(cfg Config) (*Controller, error) {
 		ns:       inf.Lister(),
 		contents: namespacedKinds(cfg.Client),
 		recheck:  cfg.Recheck,
+		clock:    cfg.Clock,
 		log:      cfg.Logger.With("controller", "namespace"),
 	}
 	d, err := driver.New(driver.Config{
@@ -111,14 +112,17 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	if ns.DeletionTimestamp == nil || !slices.Contains(ns.Spec.Finalizers, corev1.FinalizerKubernetes) {
 		return nil
 	}
-	remaining, err := c.deleteContents(ctx, key)
+	left, err := c.deleteContents(ctx, key)
 	if err != nil {
 		return err
 	}
-	if len(remaining) > 0 {
-		c.log.Info("reconcile", "namespace", key, "desired", "empty, then gone", "observed", "remaining: "+strings.Join(remaining, ", "), "action", "delete contents, look again in "+c.recheck.String())
+	if err := c.writeConditions(ctx, ns, left); err != nil {
+		return err
+	}
+	if !left.empty() {
+		c.log.Info("reconcile", "namespace", key, "desired", "empty, then gone", "observed", "remaining: "+joinCounts(left.counts, "%s %d"), "action", "delete contents, look again in "+c.recheck.String())
 		c.driver.EnqueueAfter(key, c.recheck)
-		return nil
+		return left.deleteErr
 	}
 	c.log.Info("reconcile", "namespace", key, "desired", "empty, then gone", "observed", "empty", "action", "finalize (remove the kubernetes finalizer)")
 	upd := ns.DeepCopy()
@@ -131,21 +135,49 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 }
 
 // deleteContents deletes every object of every kind in namespace ns and
-// returns "<count> <resource>" for each kind that still has objects.
-func (c *Controller) deleteContents(ctx context.Context, ns string) ([]string, error) {
-	var remaining []string
+// reports what was still there. A failed deletion is recorded, not
+// returned: the other kinds are still deleted.
+func (c *Controller) deleteContents(ctx context.Context, ns string) (leftovers, error) {
+	left := leftovers{counts: map[string]int{}, finalizers: map[string]int{}}
 	for _, k := range c.contents {
-		n, err := k.count(ctx, ns)
+		objs, err := k.finalizers(ctx, ns)
 		if err != nil {
-			return nil, fmt.Errorf("listing %s in %s: %w", k.resource, ns, err)
+			return left, fmt.Errorf("listing %s in %s: %w", k.resource, ns, err)
 		}
-		if n == 0 {
+		if len(objs) == 0 {
 			continue
 		}
-		remaining = append(remaining, fmt.Sprintf("%d %s", n, k.resource))
-		if err := k.deleteAll(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
-			return nil, fmt.Errorf("deleting %s in %s: %w", k.resource, ns, err)
+		left.counts[k.resource] = len(objs)
+		for _, fs := range objs {
+			for _, f := range fs {
+				left.finalizers[f]++
+			}
+		}
+		if err := k.deleteAll(ctx, ns); err != nil && !apierrors.IsNotFound(err) && left.deleteErr == nil {
+			left.deleteErr = fmt.Errorf("deleting %s in %s: %w", k.resource, ns, err)
 		}
 	}
-	return remaining, nil
+	return left, nil
+}
+
+// writeConditions posts the deletion conditions when they changed.
+func (c *Controller) writeConditions(ctx context.Context, ns *corev1.Namespace, left leftovers) error {
+	want := left.conditions(metav1.NewTime(c.clock.Now()))
+	if conditionsCurrent(ns.Status.Conditions, want) {
+		return nil
+	}
+	for i := range want { // a condition whose status did not change keeps its time
+		for _, h := range ns.Status.Conditions {
+			if h.Type == want[i].Type && h.Status == want[i].Status {
+				want[i].LastTransitionTime = h.LastTransitionTime
+			}
+		}
+	}
+	upd := ns.DeepCopy()
+	upd.Status.Conditions = want
+	_, err := c.client.CoreV1().Namespaces().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
 }

@@ -71,6 +71,16 @@ func TestTerminatingNamespaceIsEmptiedThenFinalized(t *testing.T) {
 	if f := finalized(client); f != nil {
 		t.Fatal("finalized while content remained")
 	}
+	got, _ := client.CoreV1().Namespaces().Get(ctx, "doomed", metav1.GetOptions{})
+	for _, cond := range got.Status.Conditions {
+		if cond.Type == corev1.NamespaceContentRemaining && (cond.Status != corev1.ConditionTrue ||
+			cond.Message != "Some resources are remaining: deployments.apps has 1 resource instances, events. has 1 resource instances, pods. has 1 resource instances, replicasets.apps has 1 resource instances") {
+			t.Errorf("NamespaceContentRemaining = %+v", cond)
+		}
+	}
+	if len(got.Status.Conditions) != 5 {
+		t.Errorf("namespace conditions = %+v, want the 5 deletion conditions", got.Status.Conditions)
+	}
 	deleted := map[string]bool{}
 	for _, a := range client.Actions() {
 		if a.GetVerb() == "delete-collection" {
