@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -156,7 +157,7 @@ func (d *Driver) processNext(ctx context.Context) bool {
 		return false
 	}
 	defer d.queue.Done(key)
-	err := d.rec.Reconcile(ctx, key)
+	err := d.reconcile(ctx, key)
 	switch {
 	case err == nil:
 		d.queue.Forget(key)
@@ -168,4 +169,16 @@ func (d *Driver) processNext(ctx context.Context) bool {
 		d.queue.AddRateLimited(key)
 	}
 	return true
+}
+
+// reconcile calls the Reconciler, turning a panic into an error so that one
+// bad object costs a retry with backoff, not the whole server.
+func (d *Driver) reconcile(ctx context.Context, key string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.log.Error("reconcile panicked", "key", key, "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("reconcile of %s panicked: %v", key, r)
+		}
+	}()
+	return d.rec.Reconcile(ctx, key)
 }

@@ -24,6 +24,9 @@ func (r *recorder) Reconcile(_ context.Context, key string) error {
 	r.calls[key]++
 	fail := r.calls[key] <= r.failures[key]
 	r.mu.Unlock()
+	if fail && key == "ns/panicky" {
+		panic("boom")
+	}
 	if fail {
 		return errors.New("conflict")
 	}
@@ -32,7 +35,7 @@ func (r *recorder) Reconcile(_ context.Context, key string) error {
 }
 
 func TestDriverRetriesFailedKeysAndStops(t *testing.T) {
-	rec := &recorder{calls: map[string]int{}, failures: map[string]int{"ns/flaky": 3}, done: make(chan string, 10)}
+	rec := &recorder{calls: map[string]int{}, failures: map[string]int{"ns/flaky": 3, "ns/panicky": 1}, done: make(chan string, 10)}
 	d, err := New(Config{
 		Name: "test", Reconciler: rec, Workers: 2, Logger: slog.New(slog.DiscardHandler),
 		RateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, 10*time.Millisecond),
@@ -47,13 +50,14 @@ func TestDriverRetriesFailedKeysAndStops(t *testing.T) {
 	d.Enqueue("ns/flaky")
 	d.Enqueue("ns/ok")
 	d.Enqueue("ns/ok") // de-duplicated while waiting, or run again: either is fine
+	d.Enqueue("ns/panicky")
 	seen := map[string]bool{}
-	for len(seen) < 2 {
+	for len(seen) < 3 {
 		select {
 		case k := <-rec.done:
 			seen[k] = true
 		case <-time.After(5 * time.Second):
-			t.Fatalf("keys reconciled successfully: %v; want ns/flaky (after 3 failures) and ns/ok", seen)
+			t.Fatalf("keys reconciled successfully: %v; want ns/flaky (after 3 failures), ns/ok and ns/panicky (after a panic)", seen)
 		}
 	}
 	rec.mu.Lock()
