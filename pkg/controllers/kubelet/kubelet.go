@@ -109,7 +109,7 @@ func New(cfg Config) (*Kubelet, error) {
 	}
 	k.driver = d
 	onPod := func(obj any) {
-		if p, ok := obj.(*corev1.Pod); ok && needsWork(p) {
+		if p, ok := obj.(*corev1.Pod); ok && (needsWork(p) || k.nodeMissing(p)) {
 			d.EnqueueObject(p)
 		}
 	}
@@ -120,7 +120,37 @@ func New(cfg Config) (*Kubelet, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("kubelet: %w", err)
 	}
+	// The pods of a node that is gone are orphans (see deleteOrphan).
+	if _, err := nodeInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: func(obj any) {
+			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = t.Obj
+			}
+			if n, ok := obj.(*corev1.Node); ok {
+				k.enqueuePodsOn(n.Name)
+			}
+		},
+	}); err != nil {
+		return nil, fmt.Errorf("kubelet: %w", err)
+	}
 	return k, nil
+}
+
+func (k *Kubelet) nodeMissing(p *corev1.Pod) bool {
+	if p.Spec.NodeName == "" {
+		return false
+	}
+	_, err := k.nodes.Get(p.Spec.NodeName)
+	return apierrors.IsNotFound(err)
+}
+
+func (k *Kubelet) enqueuePodsOn(nodeName string) {
+	pods, _ := k.pods.List(labels.Everything())
+	for _, p := range pods {
+		if p.Spec.NodeName == nodeName {
+			k.driver.EnqueueObject(p)
+		}
+	}
 }
 
 // Run runs the kubelet until ctx is done.
@@ -153,6 +183,7 @@ func (k *Kubelet) onDelete(obj any) {
 //   - bound to a simulated node and Pending: once the delay has passed since
 //     the kubelet saw it bound, post the Running status; before that, come
 //     back when it has;
+//   - bound to a node that does not exist: force-delete it (an orphan);
 //   - anything else: nothing.
 func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
@@ -166,6 +197,9 @@ func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	if k.nodeMissing(pod) {
+		return k.deleteOrphan(ctx, key, pod)
+	}
 	if pod.DeletionTimestamp != nil {
 		return k.stop(ctx, key, pod)
 	}
@@ -175,7 +209,7 @@ func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
 	}
 	nd, err := k.nodes.Get(pod.Spec.NodeName)
 	if apierrors.IsNotFound(err) || (err == nil && nd.Annotations[node.SimulatedAnnotation] != "true") {
-		return nil // not a node this kubelet simulates: the pod waits, as on a real cluster
+		return nil // not a node this kubelet simulates (or gone a moment ago): nothing to run
 	}
 	if err != nil {
 		return err
@@ -272,6 +306,31 @@ func (k *Kubelet) stop(ctx context.Context, key string, pod *corev1.Pod) error {
 	})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		return nil // gone already, or a new pod of the same name
+	}
+	return err
+}
+
+// deleteOrphan force-deletes a pod bound to a node that no longer exists
+// (as after restarting with fewer --nodes), as kube-controller-manager's
+// pod garbage collector does: no kubelet is left to stop it, and its
+// owner will replace it on a live node. The cache's "no such node" is
+// confirmed with the API first.
+func (k *Kubelet) deleteOrphan(ctx context.Context, key string, pod *corev1.Pod) error {
+	_, err := k.client.CoreV1().Nodes().Get(ctx, pod.Spec.NodeName, metav1.GetOptions{})
+	if err == nil {
+		return nil // the cache is behind; the node exists
+	}
+	if !apierrors.IsNotFound(err) {
+		return err
+	}
+	k.log.Info("reconcile", "pod", key, "desired", "on a live node or gone", "observed", "node "+pod.Spec.NodeName+" does not exist", "action", "force delete orphaned pod")
+	uid := pod.UID
+	err = k.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
+		GracePeriodSeconds: new(int64),
+		Preconditions:      &metav1.Preconditions{UID: &uid},
+	})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
 	}
 	return err
 }

@@ -93,7 +93,8 @@ func TestReconcileIgnoresPodsOffSimulatedNodes(t *testing.T) {
 	elsewhere.Spec.NodeName = "real-node"
 	unbound := boundPod("y")
 	unbound.Spec.NodeName = ""
-	e := setup(t, 0, elsewhere, unbound)
+	realNode := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "real-node"}}
+	e := setup(t, 0, elsewhere, unbound, realNode)
 	e.client.ClearActions()
 	for _, k := range []string{"default/x", "default/y", "default/nope"} {
 		if err := e.k.Reconcile(context.Background(), k); err != nil {
@@ -146,5 +147,18 @@ func TestReconcileDeletesTerminatingPodAfterDelayCappedByGrace(t *testing.T) {
 	}
 	if _, ok := e.get(t, "slow"); ok {
 		t.Error("pod still there after the delay")
+	}
+}
+
+func TestReconcileForceDeletesPodsOfMissingNodes(t *testing.T) {
+	orphan := boundPod("orphan")
+	orphan.Spec.NodeName = "miniapi-node-9"
+	orphan.Status.Phase = corev1.PodRunning
+	e := setup(t, time.Hour, orphan)
+	if err := e.k.Reconcile(context.Background(), "default/orphan"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.get(t, "orphan"); ok {
+		t.Error("pod bound to a node that does not exist is still there")
 	}
 }
