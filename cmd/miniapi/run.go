@@ -23,116 +23,167 @@ import (
 // shutdownGrace bounds each step of a graceful stop.
 const shutdownGrace = 3 * time.Second
 
+// process is one running miniapi: the store, the API server on its
+// listener, and the controllers.
+type process struct {
+	cfg    *config
+	log    *slog.Logger
+	tokens *tokenFile
+	store  *boltstore.Store
+	api    *apiserver.Server
+	srv    *http.Server
+	url    string
+
+	stopControllers context.CancelFunc
+	controllersDone sync.WaitGroup
+}
+
 // run serves until ctx ends (SIGINT/SIGTERM), then stops the controllers,
 // ends open watches, stops the HTTP server and closes the store.
 func run(ctx context.Context, cfg *config) error {
 	started := time.Now()
-	log, err := newLogger(cfg.LogLevel)
-	if err != nil {
+	p := &process{cfg: cfg, stopControllers: func() {}}
+	var err error
+	if p.log, err = newLogger(cfg.LogLevel); err != nil {
 		return err
 	}
 	if err := checkExposure(cfg); err != nil {
 		return err
 	}
-	tokens, err := loadTokens(cfg.TokenAuthFile)
+	if p.tokens, err = loadTokens(cfg.TokenAuthFile); err != nil {
+		return err
+	}
+	err = p.openStore(ctx)
+	if p.store != nil {
+		defer p.closeStore()
+	}
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
-		return fmt.Errorf("creating --data-dir: %w", err)
-	}
-
-	metrics := apiserver.NewMetrics(nil)
-	store, err := boltstore.Open(filepath.Join(cfg.DataDir, "miniapi.db"), boltstore.Options{
-		HistorySize: cfg.WatchHistory, Logger: log, OnCommit: metrics.ObserveCommit,
-	})
+	ln, err := p.listen()
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := store.Close(); err != nil {
-			log.Error("closing the store", "err", err)
-		}
-	}()
-
-	api, err := apiserver.New(apiserver.Config{Store: store, Logger: log, Metrics: metrics, Profiling: cfg.Profiling})
-	if err != nil {
-		return err
-	}
-	if err := api.Bootstrap(ctx); err != nil {
-		return fmt.Errorf("creating the system namespaces: %w", err)
-	}
-
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return err
-	}
-	var handler http.Handler = api
-	if tokens != nil {
-		handler = tokens.authenticate(handler)
-	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	scheme := "http"
-	if cfg.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("loading the TLS certificate: %w", err)
-		}
-		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
-		ln = tls.NewListener(ln, srv.TLSConfig)
-		scheme = "https"
-	}
-	url := scheme + "://" + clientAddress(ln.Addr())
-	if err := writeKubeconfig(cfg, url, tokens.first()); err != nil {
-		ln.Close()
-		return err
-	}
-
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-	log.Info("serving", "url", url, "dataDir", cfg.DataDir, "revision", store.Revision(), "startup", time.Since(started).Round(time.Millisecond))
-
-	ctrlCtx, stopControllers := context.WithCancel(context.Background())
-	var ctrlDone sync.WaitGroup
-	if cfg.Controllers {
-		restCfg, err := selfConfig(cfg, url, tokens.first())
-		if err != nil {
-			stopControllers()
-			return err
-		}
-		ctrlDone.Add(1)
-		go func() {
-			defer ctrlDone.Done()
-			err := controllers.Run(ctrlCtx, restCfg, controllers.Options{Nodes: cfg.Nodes, PodReadyDelay: cfg.PodReadyDelay})
-			if err != nil && !errors.Is(err, context.Canceled) {
-				log.Error("controllers stopped", "err", err)
-			}
-		}()
+	go func() { serveErr <- p.srv.Serve(ln) }()
+	p.log.Info("serving", "url", p.url, "dataDir", cfg.DataDir, "revision", p.store.Revision(),
+		"startup", time.Since(started).Round(time.Millisecond))
+	if err := p.startControllers(); err != nil {
+		p.shutdown()
+		return err
 	}
 
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down")
+		p.log.Info("shutting down")
+		p.shutdown()
+		return nil
 	case err := <-serveErr:
-		stopControllers()
+		p.shutdown()
 		return fmt.Errorf("serving: %w", err)
 	}
+}
 
-	stopControllers()
-	waitTimeout(&ctrlDone, shutdownGrace, log)
+// openStore opens the database, builds the API server and creates the
+// system namespaces.
+func (p *process) openStore(ctx context.Context) error {
+	if err := os.MkdirAll(p.cfg.DataDir, 0o755); err != nil {
+		return fmt.Errorf("creating --data-dir: %w", err)
+	}
+	metrics := apiserver.NewMetrics(nil)
+	store, err := boltstore.Open(filepath.Join(p.cfg.DataDir, "miniapi.db"), boltstore.Options{
+		HistorySize: p.cfg.WatchHistory, Logger: p.log, OnCommit: metrics.ObserveCommit,
+	})
+	if err != nil {
+		return err
+	}
+	p.store = store
+	if p.api, err = apiserver.New(apiserver.Config{Store: store, Logger: p.log, Metrics: metrics, Profiling: p.cfg.Profiling}); err != nil {
+		return err
+	}
+	if err := p.api.Bootstrap(ctx); err != nil {
+		return fmt.Errorf("creating the system namespaces: %w", err)
+	}
+	return nil
+}
+
+func (p *process) closeStore() {
+	if err := p.store.Close(); err != nil {
+		p.log.Error("closing the store", "err", err)
+	}
+}
+
+// listen opens the listener (TLS when configured) and writes the
+// kubeconfig that points at it.
+func (p *process) listen() (net.Listener, error) {
+	ln, err := net.Listen("tcp", p.cfg.Listen)
+	if err != nil {
+		return nil, err
+	}
+	var handler http.Handler = p.api
+	if p.tokens != nil {
+		handler = p.tokens.authenticate(handler)
+	}
+	p.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(p.log.Handler(), slog.LevelWarn)}
+	scheme := "http"
+	if p.cfg.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(p.cfg.TLSCertFile, p.cfg.TLSKeyFile)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("loading the TLS certificate: %w", err)
+		}
+		p.srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
+		ln = tls.NewListener(ln, p.srv.TLSConfig)
+		scheme = "https"
+	}
+	p.url = scheme + "://" + clientAddress(ln.Addr())
+	if err := writeKubeconfig(p.cfg, p.url, p.tokens.first()); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// startControllers runs the controllers against this server, unless
+// --controllers=false.
+func (p *process) startControllers() error {
+	if !p.cfg.Controllers {
+		return nil
+	}
+	restCfg, err := selfConfig(p.cfg, p.url, p.tokens.first())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stopControllers = cancel
+	p.controllersDone.Add(1)
+	go func() {
+		defer p.controllersDone.Done()
+		err := controllers.Run(ctx, restCfg, controllers.Options{Nodes: p.cfg.Nodes, PodReadyDelay: p.cfg.PodReadyDelay})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			p.log.Error("controllers stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// shutdown stops the controllers, ends open watches, then stops the HTTP
+// server; each step within shutdownGrace. The store is closed by run.
+func (p *process) shutdown() {
+	p.stopControllers()
+	waitTimeout(&p.controllersDone, shutdownGrace, p.log)
 	endCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := api.EndWatches(endCtx); err != nil {
-		log.Warn("watches still open at shutdown", "err", err)
+	if err := p.api.EndWatches(endCtx); err != nil {
+		p.log.Warn("watches still open at shutdown", "err", err)
 	}
 	shutCtx, cancel2 := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel2()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		log.Warn("closing connections", "err", err)
-		_ = srv.Close()
+	if err := p.srv.Shutdown(shutCtx); err != nil {
+		p.log.Warn("closing connections", "err", err)
+		_ = p.srv.Close()
 	}
-	return nil
 }
 
 // waitTimeout waits for wg, giving up after d.
