@@ -86,7 +86,6 @@ func desiredStatus(i int, now metav1.Time) corev1.NodeStatus {
 	return corev1.NodeStatus{
 		Capacity:    res,
 		Allocatable: res.DeepCopy(),
-		Phase:       "",
 		Conditions:  conditions(now),
 		Addresses: []corev1.NodeAddress{
 			{Type: corev1.NodeInternalIP, Address: InternalIP(i)},

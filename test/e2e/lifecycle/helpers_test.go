@@ -115,12 +115,19 @@ func podReady(p *corev1.Pod) bool {
 // restarts only with the flags it started with).
 func withoutControllers(t *testing.T, s *harness.Server) (stop func()) {
 	t.Helper()
-	logPath := filepath.Join(t.TempDir(), "miniapi-nocontrollers.log")
+	return runWith(t, s, "--controllers=false")
+}
+
+// runWith runs bin/miniapi on s's data dir and address with args until the
+// returned stop is called; s must be stopped.
+func runWith(t *testing.T, s *harness.Server, args ...string) (stop func()) {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "miniapi-runwith.log")
 	logf, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(harness.Binary(t, "miniapi"), "--data-dir", s.DataDir, "--listen", s.Addr, "--controllers=false")
+	cmd := exec.Command(harness.Binary(t, "miniapi"), append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -150,6 +157,6 @@ func withoutControllers(t *testing.T, s *harness.Server) (stop func()) {
 	}
 	stop()
 	log, _ := os.ReadFile(logPath)
-	t.Fatalf("miniapi --controllers=false did not become ready:\n%s", log)
+	t.Fatalf("miniapi %v did not become ready:\n%s", args, log)
 	return nil
 }

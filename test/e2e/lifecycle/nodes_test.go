@@ -3,8 +3,10 @@ package lifecycle
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/miniapi/miniapi/test/e2e/harness"
 )
@@ -68,4 +70,37 @@ func TestNodesExistAndAreReady(t *testing.T) {
 	if len(tbl) != 1 || len(tbl[0]) != 3 || tbl[0][1][1] != "Ready" || tbl[0][2][1] != "Ready" {
 		t.Errorf("kubectl get nodes printed:\n%s", out.Stdout)
 	}
+}
+
+// Restarting with fewer --nodes removes the surplus simulated nodes, and
+// the pods bound to them are replaced on the nodes that remain.
+func TestFewerNodesAfterRestart(t *testing.T) {
+	t.Parallel()
+	s := harness.Start(t, "--nodes=3", "--pod-ready-delay=0")
+	c := s.Client()
+	ctx := ctxFor(t)
+	readyNodes(t, c, 3)
+	running(t, c, "spread", 6)
+	s.Stop()
+
+	stop := runWith(t, s, "--nodes=2", "--pod-ready-delay=0")
+	defer stop()
+	readyNodes(t, c, 2)
+	eventually(t, 20*time.Second, func() (bool, string) {
+		l, err := c.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=spread"})
+		if err != nil {
+			return false, err.Error()
+		}
+		ready, onGone := 0, 0
+		for i := range l.Items {
+			p := &l.Items[i]
+			if p.Spec.NodeName == "miniapi-node-3" {
+				onGone++
+			} else if podReady(p) {
+				ready++
+			}
+		}
+		return len(l.Items) == 6 && ready == 6 && onGone == 0,
+			fmt.Sprintf("%d pods, %d ready on live nodes, %d still on miniapi-node-3", len(l.Items), ready, onGone)
+	})
 }
