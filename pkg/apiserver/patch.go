@@ -2,23 +2,33 @@ package apiserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/http"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/yaml"
 )
 
-// Patch types kube-apiserver serves (server-side apply is not served).
+// Patch types kube-apiserver serves.
 const (
 	jsonPatchType      = "application/json-patch+json"
 	mergePatchType     = "application/merge-patch+json"
 	strategicPatchType = "application/strategic-merge-patch+json"
+	// applyPatchType is server-side apply. miniapi keeps no managedFields,
+	// so it applies the configuration as a strategic merge patch (creating
+	// the object if missing): fields are added and changed, but a field
+	// dropped from the applied configuration is not removed, and there are
+	// no conflicts between managers.
+	applyPatchType = "application/apply-patch+yaml"
 )
 
 // patchRequest is a decoded PATCH: its type, body and field validation.
@@ -35,9 +45,13 @@ func readPatch(w http.ResponseWriter, r *http.Request) (*patchRequest, error) {
 		return nil, errUnsupportedPatch()
 	}
 	switch mt {
-	case jsonPatchType, mergePatchType, strategicPatchType:
+	case jsonPatchType, mergePatchType, strategicPatchType, applyPatchType:
 	default:
 		return nil, errUnsupportedPatch()
+	}
+	if mt == applyPatchType && r.URL.Query().Get("fieldManager") == "" {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "",
+			field.ErrorList{field.Required(field.NewPath("fieldManager"), "is required for apply patch")})
 	}
 	validation, err := fieldValidation(r)
 	if err != nil {
@@ -46,6 +60,11 @@ func readPatch(w http.ResponseWriter, r *http.Request) (*patchRequest, error) {
 	body, err := readBody(w, r)
 	if err != nil {
 		return nil, err
+	}
+	if mt == applyPatchType {
+		if body, err = yaml.YAMLToJSON(body); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+		}
 	}
 	return &patchRequest{typ: mt, body: body, validation: validation}, nil
 }
@@ -71,7 +90,7 @@ func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, ne
 		if patched, err = jsonpatch.MergePatch(original, p.body); err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-	case strategicPatchType:
+	case strategicPatchType, applyPatchType:
 		if patched, err = strategicpatch.StrategicMergePatch(original, p.body, newObj()); err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
@@ -126,12 +145,41 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		}
 		return obj, nil
 	})
+	if apierrors.IsNotFound(err) && p.typ == applyPatchType && q.subresource == "" {
+		s.applyCreate(w, r, q, out, p, dryRun)
+		return
+	}
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	addWarnings(w, p.warnings)
 	s.writeObject(w, out, http.StatusOK, obj)
+}
+
+// applyCreate answers a server-side apply of a missing object by creating
+// it from the applied configuration, as kube-apiserver does.
+func (s *Server) applyCreate(w http.ResponseWriter, r *http.Request, q request, out output, p *patchRequest, dryRun bool) {
+	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
+	dec, err := decodeWith(info, p.validation, p.body, q.res.GroupVersionKind(), q.res.New)
+	if err == nil {
+		var m metav1.Object
+		if m, err = meta.Accessor(dec.obj); err == nil {
+			err = checkRequestMeta(q, m)
+		}
+	}
+	var obj runtime.Object
+	if err == nil {
+		create := q
+		create.name = ""
+		obj, err = s.createObject(r.Context(), create, dec.obj, dryRun)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	addWarnings(w, dec.warnings)
+	s.writeObject(w, out, http.StatusCreated, obj)
 }
 
 func resourceVersionOf(obj runtime.Object) string {
