@@ -17,7 +17,9 @@
 //
 // # Caveats
 //
-// The store keeps only the latest state: a list at an older revision, or a
-// continue token older than the watch history, answers 410 Expired.
-// Server-side apply is not served (415).
+// A list at an older revision, or a continue token, is answered from the
+// store's history; once the history no longer reaches back that far the
+// answer is 410 Expired. Server-side apply keeps no managedFields: it
+// merges the applied configuration like a strategic merge patch, so a
+// field dropped from the configuration stays, and managers never conflict.
 package apiserver
