@@ -160,7 +160,7 @@ func (p *process) startControllers() error {
 	p.controllersDone.Add(1)
 	go func() {
 		defer p.controllersDone.Done()
-		err := controllers.Run(ctx, restCfg, controllers.Options{Nodes: p.cfg.Nodes, PodReadyDelay: p.cfg.PodReadyDelay})
+		err := controllers.Run(ctx, restCfg, controllers.Options{Nodes: p.cfg.Nodes, PodReadyDelay: p.cfg.PodReadyDelay, Logger: p.log})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			p.log.Error("controllers stopped", "err", err)
 		}
