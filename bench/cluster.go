@@ -76,6 +76,11 @@ func newClusterFor(srv *server, cfg *rest.Config) (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := parkNode(ctx, cs); err != nil {
+		return nil, fmt.Errorf("registering node %s: %w", parkedNode, err)
+	}
 	return &cluster{srv: srv, cfg: cfg, cs: cs}, nil
 }
 

@@ -9,16 +9,29 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
 
-// parkedNode is the node every benchmark pod is bound to. No such node
-// exists, so neither miniapi's scheduler and simulated kubelet nor a real
-// cluster's act on the pods: a storage workload measures the API alone
-// while the controllers run (and cache the pods) as usual.
+// parkedNode is the node every benchmark pod is bound to. The harness
+// registers it as a plain Node that no kubelet serves, so neither miniapi's
+// scheduler and simulated kubelet nor a real cluster's act on the pods (a
+// pod bound to a node that does not exist at all would be deleted as an
+// orphan): a storage workload measures the API alone while the controllers
+// run, and cache the pods, as usual.
 const parkedNode = "bench-parked"
+
+// parkNode registers parkedNode.
+func parkNode(ctx context.Context, cs kubernetes.Interface) error {
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: parkedNode, Labels: map[string]string{"bench.miniapi.io/parked": "true"}}}
+	_, err := cs.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
 
 // shards is how many values the "shard" label takes; a selector on one
 // value matches 1/shards of the pods.
@@ -37,6 +50,8 @@ func benchPod(ns string, i int) *corev1.Pod {
 		},
 		Spec: corev1.PodSpec{
 			NodeName: parkedNode,
+			// a real cluster taints a node without a kubelet; stay anyway
+			Tolerations: []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
 			Containers: []corev1.Container{{
 				Name: "web", Image: "registry.example/web:1.2.3",
 				Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
