@@ -47,8 +47,8 @@ func TestSmoke(t *testing.T) {
 		if _, dup := byKey[f.Key]; dup {
 			t.Errorf("figure %s reported twice", f.Key)
 		}
-		byKey[f.Key] = f
-		checkSane(t, f)
+		byKey[f.Key] = *f
+		checkSane(t, *f)
 	}
 	for _, k := range expectedKeys(sz) {
 		if _, ok := byKey[k]; !ok {
@@ -65,6 +65,21 @@ func TestSmoke(t *testing.T) {
 	for _, k := range []string{"start.empty_ms", "memory.idle_rss_mib", "creates.c4.rate", "churn.end_mb"} {
 		if byKey[k].Target == nil && byKey[k].Baseline == nil {
 			t.Errorf("%s has neither a target nor a baseline", k)
+		}
+	}
+	for _, n := range sz.GrowthSteps[1:] {
+		for _, k := range []string{fmt.Sprintf("growth.%d.write_ms", n), fmt.Sprintf("growth.%d.list_ms", n)} {
+			if byKey[k].Baseline == nil {
+				t.Errorf("%s is not compared with the first step", k)
+			}
+		}
+	}
+	if last := sz.GrowthSteps[len(sz.GrowthSteps)-1]; byKey[fmt.Sprintf("growth.%d.write_ms", last)].Target == nil {
+		t.Error("the growth write cost at the largest store has no target")
+	}
+	for _, c := range sz.CreateClients {
+		if f := byKey[fmt.Sprintf("creates.c%d.rate", c)]; f.Baseline == nil {
+			t.Errorf("creates at %d clients lack the raw bbolt baseline", c)
 		}
 	}
 	if f := byKey["creates.c4.rate"]; f.Baseline == nil || f.Baseline.Value <= 0 || f.Baseline.Ratio <= 0 {

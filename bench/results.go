@@ -20,7 +20,7 @@ type results struct {
 	Seconds   float64   `json:"seconds"`
 	CPUs      int       `json:"cpus"`
 	GoVersion string    `json:"goVersion"`
-	Figures   []figure  `json:"figures"`
+	Figures   []*figure `json:"figures"`
 	Series    []series  `json:"series,omitempty"` // what the plot draws
 	Skipped   []string  `json:"skipped,omitempty"`
 	Errors    []string  `json:"errors,omitempty"`
@@ -67,10 +67,12 @@ func newResults(profile, tgt string) *results {
 	return &results{Profile: profile, Target: tgt, Started: time.Now(), CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}
 }
 
-// add records a figure and returns it so a baseline or target can be set.
+// add records a figure and returns it so a baseline or target can be set
+// (figures are pointers so the one returned stays valid as more are added).
 func (r *results) add(workload, key, name string, value float64, unit string) *figure {
-	r.Figures = append(r.Figures, figure{Workload: workload, Key: key, Name: name, Value: value, Unit: unit})
-	return &r.Figures[len(r.Figures)-1]
+	f := &figure{Workload: workload, Key: key, Name: name, Value: value, Unit: unit}
+	r.Figures = append(r.Figures, f)
+	return f
 }
 
 // vs sets the baseline measured in the same run.
@@ -104,7 +106,7 @@ func (f *figure) ratioAtLeast(limit float64, text string) *figure {
 func (r *results) lookup(key string) (figure, bool) {
 	for _, f := range r.Figures {
 		if f.Key == key {
-			return f, true
+			return *f, true
 		}
 	}
 	return figure{}, false
