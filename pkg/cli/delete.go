@@ -282,19 +282,24 @@ func waitTimeoutError(info *objectInfo) error {
 }
 
 // watchUntilDeleted watches one object by name (WatchList: the current state
-// first, then changes) and reports whether a DELETED event for uid arrived.
+// first, then changes) and reports whether it is gone: a DELETED event for
+// uid, or an initial state that no longer holds it (it went between the GET
+// and the watch). The watch is bounded so that a quiet stream is re-checked.
 func watchUntilDeleted(ctx context.Context, res dynamic.ResourceInterface, name string, uid types.UID) (bool, error) {
 	sendInitial := true
+	timeout := int64(60)
 	w, err := res.Watch(ctx, metav1.ListOptions{
 		FieldSelector:        fields.OneTermEqualSelector("metadata.name", name).String(),
 		AllowWatchBookmarks:  true,
 		SendInitialEvents:    &sendInitial,
 		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		TimeoutSeconds:       &timeout,
 	})
 	if err != nil {
 		return false, err
 	}
 	defer w.Stop()
+	seen := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -303,9 +308,18 @@ func watchUntilDeleted(ctx context.Context, res dynamic.ResourceInterface, name 
 			if !ok {
 				return false, nil
 			}
+			m, isObj := ev.Object.(metav1.Object)
 			switch ev.Type {
+			case watch.Added, watch.Modified:
+				if isObj && m.GetUID() == uid {
+					seen = true
+				}
 			case watch.Deleted:
-				if m, ok := ev.Object.(metav1.Object); !ok || m.GetUID() == uid {
+				if !isObj || m.GetUID() == uid {
+					return true, nil
+				}
+			case watch.Bookmark:
+				if isObj && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" && !seen {
 					return true, nil
 				}
 			case watch.Error:
