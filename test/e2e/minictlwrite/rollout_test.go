@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -139,10 +140,19 @@ func TestEditWithEditorScript(t *testing.T) {
 	if err := os.WriteFile(noop, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, editor := range []string{script, noop} {
-		env := []string{"EDITOR=" + editor, "KUBE_EDITOR="}
+	// An invalid change: the file is reopened with the causes, saved again
+	// unchanged, and the edit gives up keeping a copy of the file.
+	invalid := filepath.Join(dir, "invalid.sh")
+	if err := os.WriteFile(invalid, []byte("#!/bin/sh\nsed -i 's/^  replicas: .*$/  replicas: -1/' \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmpName := regexp.MustCompile(`-edit-\d+\.yaml`)
+	for _, editor := range []string{script, noop, invalid} {
+		env := []string{"EDITOR=" + editor, "KUBE_EDITOR=", "TMPDIR=" + dir}
 		k := s.RunEnv("kubectl", env, "edit", "-n", nsK, "deploy/web")
 		m := s.RunEnv("minictl", env, "edit", "-n", nsM, "deploy/web")
+		m.Stderr = tmpName.ReplaceAllString(m.Stderr, "-edit-N.yaml")
+		k.Stderr = tmpName.ReplaceAllString(k.Stderr, "-edit-N.yaml")
 		if k.Stdout != normalize(m.Stdout) || k.Stderr != normalize(m.Stderr) || k.ExitCode != m.ExitCode {
 			t.Errorf("edit with %s:\n=== kubectl %s\n=== minictl %s", filepath.Base(editor), k, m)
 		}
