@@ -71,10 +71,8 @@ func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, er
 	if m.GetName() == "" && m.GetGenerateName() != "" {
 		m.SetName(generateName(m.GetGenerateName()))
 	}
-	if m.GetName() == "" {
-		return nil, apierrors.NewInvalid(q.res.GroupVersionKind().GroupKind(), "",
-			field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name or generateName is required")})
-	}
+	// A missing name is reported by the strategy's Validate, together with
+	// every other cause, as kube-apiserver does.
 	m.SetUID(uuid.NewUUID())
 	m.SetCreationTimestamp(metav1.NewTime(s.now().UTC().Truncate(1e9)))
 	m.SetResourceVersion("")

@@ -160,6 +160,27 @@ items:
 		fails(t, s, "error: resource mapping not found for name: \"bad-kind\" namespace: \"\" from \""+bad+"\": no matches for kind \"Deploymnt\" in version \"apps/v1\"\nensure CRDs are installed first\n", "apply", "-f", bad)
 	})
 
+	t.Run("missing name", func(t *testing.T) {
+		noname := manifest(t, "bad-noname.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata: {}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: bad}
+  template:
+    metadata:
+      labels: {app: other}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+`)
+		// Every cause in one answer, the missing name first, as kube-apiserver.
+		fails(t, s, "The Deployment \"\" is invalid: \n* metadata.name: Required value: name or generateName is required\n* spec.template.metadata.labels: Invalid value: {\"app\":\"other\"}: `selector` does not match template `labels`\n",
+			"create", "-f", noname)
+	})
+
 	t.Run("invalid", func(t *testing.T) {
 		invalid := manifest(t, "bad-selector.yaml", `apiVersion: apps/v1
 kind: Deployment
