@@ -39,7 +39,7 @@ func profileSizes(name string) (sizes, error) {
 			Name: name, StartRuns: 3, StartObjects: 10_000, MemPods: 10_000, MemObjects: 10_000,
 			CreateClients: []int{1, 16, 64}, CreatesPer: perClients(200, 2000),
 			Gets: 1000, ListSizes: []int{1000, 10_000}, ListRepeats: 3,
-			Watchers: []int{10, 100, 500}, WatchRate: 500, WatchFor: time.Second,
+			Watchers: []int{10, 100, 1000}, WatchRate: 500, WatchFor: time.Second,
 			Reconcile: [][2]int{{100, 10}}, GrowthSteps: []int{1000, 10_000}, GrowthWrites: 1000,
 			ChurnObjects: 1000, ChurnUpdates: 5000, FillClients: 32, ProfileFor: 5 * time.Second,
 		}, nil
