@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
-	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/client-go/dynamic"
 )
 
 // changeCauseAnnotation may always be overwritten, even without --overwrite.
@@ -107,35 +105,16 @@ func newAnnotateCmd(f *Factory, streams IOStreams) *cobra.Command {
 }
 
 func (e *writeEnv) annotate(ctx context.Context, t targetFlags, resources []string, overwrite bool, set map[string]string, remove []string) error {
-	infos, err := e.liveTargets(ctx, t, resources)
-	if err != nil && len(infos) == 0 {
-		return err
-	}
-	errs := []error{}
-	if err != nil {
-		errs = append(errs, err)
-	}
-	dyn, derr := e.f.Dynamic()
-	if derr != nil {
-		return derr
-	}
-	for _, info := range infos {
+	_, err := e.eachLiveTarget(ctx, t, resources, func(client dynamic.ResourceInterface, info *objectInfo) error {
 		before := info.Obj.DeepCopy()
 		if err := applyAnnotations(info.Obj, overwrite, set, remove); err != nil {
-			errs = append(errs, err)
-			continue
+			return err
 		}
-		patch, err := metadataMergePatch(before, info.Obj)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		_, err = info.client(dyn).Patch(ctx, info.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "kubectl-annotate"})
-		if err != nil {
-			errs = append(errs, err)
-			continue
+		if err := patchMetadata(ctx, client, info, before, "kubectl-annotate"); err != nil {
+			return err
 		}
 		fmt.Fprintf(e.streams.Out, "%s annotated\n", info.kindName())
-	}
-	return utilerrors.NewAggregate(errs)
+		return nil
+	})
+	return err
 }

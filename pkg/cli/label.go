@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/dynamic"
 )
 
 // targetFlags select objects the way label, annotate and rollout do:
@@ -97,6 +98,32 @@ func (e *writeEnv) liveTargets(ctx context.Context, t targetFlags, args []string
 		return infos, errs[0]
 	}
 	return infos, utilerrors.NewAggregate(errs)
+}
+
+// eachLiveTarget runs do on every object liveTargets selects, with the
+// client for its resource. Like kubectl, a failure on one object does not
+// stop the others: all failures come back together at the end. visited is
+// how many objects were selected.
+func (e *writeEnv) eachLiveTarget(ctx context.Context, t targetFlags, args []string,
+	do func(client dynamic.ResourceInterface, info *objectInfo) error) (visited int, err error) {
+	infos, err := e.liveTargets(ctx, t, args)
+	if err != nil && len(infos) == 0 {
+		return 0, err
+	}
+	errs := []error{}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	dyn, err := e.f.Dynamic()
+	if err != nil {
+		return 0, err
+	}
+	for _, info := range infos {
+		if err := do(info.client(dyn), info); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return len(infos), utilerrors.NewAggregate(errs)
 }
 
 // splitPairs separates leading resource arguments from KEY=VALUE and KEY-
@@ -218,6 +245,17 @@ func metadataMergePatch(before, after *unstructured.Unstructured) ([]byte, error
 	return jsonpatch.CreateMergePatch(a, b)
 }
 
+// patchMetadata sends the change from before to info.Obj as a merge
+// patch, as label and annotate do.
+func patchMetadata(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, before *unstructured.Unstructured, fieldManager string) error {
+	patch, err := metadataMergePatch(before, info.Obj)
+	if err != nil {
+		return err
+	}
+	_, err = client.Patch(ctx, info.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: fieldManager})
+	return err
+}
+
 func newLabelCmd(f *Factory, streams IOStreams) *cobra.Command {
 	var t targetFlags
 	var overwrite bool
@@ -249,19 +287,7 @@ func newLabelCmd(f *Factory, streams IOStreams) *cobra.Command {
 }
 
 func (e *writeEnv) label(ctx context.Context, t targetFlags, resources []string, overwrite bool, set map[string]string, remove []string) error {
-	infos, err := e.liveTargets(ctx, t, resources)
-	if err != nil && len(infos) == 0 {
-		return err
-	}
-	errs := []error{}
-	if err != nil {
-		errs = append(errs, err)
-	}
-	dyn, derr := e.f.Dynamic()
-	if derr != nil {
-		return derr
-	}
-	for _, info := range infos {
+	_, err := e.eachLiveTarget(ctx, t, resources, func(client dynamic.ResourceInterface, info *objectInfo) error {
 		before := info.Obj.DeepCopy()
 		for _, k := range remove {
 			if _, ok := before.GetLabels()[k]; !ok {
@@ -270,22 +296,15 @@ func (e *writeEnv) label(ctx context.Context, t targetFlags, resources []string,
 		}
 		added, removed, err := applyLabels(info.Obj, overwrite, set, remove)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return err
 		}
 		if len(added)+len(removed) > 0 {
-			patch, err := metadataMergePatch(before, info.Obj)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			_, err = info.client(dyn).Patch(ctx, info.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "kubectl-label"})
-			if err != nil {
-				errs = append(errs, err)
-				continue
+			if err := patchMetadata(ctx, client, info, before, "kubectl-label"); err != nil {
+				return err
 			}
 		}
 		fmt.Fprintf(e.streams.Out, "%s %s\n", info.kindName(), labelOutcome(added, removed))
-	}
-	return utilerrors.NewAggregate(errs)
+		return nil
+	})
+	return err
 }

@@ -11,8 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
 )
 
 // patchTypes are kubectl patch's --type values.
@@ -83,35 +83,23 @@ func (o *patchOptions) parse() (types.PatchType, []byte, error) {
 }
 
 func (e *writeEnv) patch(ctx context.Context, t targetFlags, args []string, pt types.PatchType, body []byte) error {
-	infos, err := e.liveTargets(ctx, t, args)
-	if err != nil && len(infos) == 0 {
-		return err
-	}
-	errs := []error{}
-	if err != nil {
-		errs = append(errs, err)
-	}
-	dyn, derr := e.f.Dynamic()
-	if derr != nil {
-		return derr
-	}
-	for _, info := range infos {
-		patched, err := info.client(dyn).Patch(ctx, info.Name, pt, body, metav1.PatchOptions{FieldManager: "kubectl-patch"})
+	visited, err := e.eachLiveTarget(ctx, t, args, func(client dynamic.ResourceInterface, info *objectInfo) error {
+		patched, err := client.Patch(ctx, info.Name, pt, body, metav1.PatchOptions{FieldManager: "kubectl-patch"})
 		if err != nil {
 			if apierrors.IsUnsupportedMediaType(err) {
 				err = fmt.Errorf("%s is not supported by %s: %v", pt, info.Mapping.GroupVersionKind, err)
 			}
-			errs = append(errs, err)
-			continue
+			return err
 		}
 		op := "patched"
 		if reflect.DeepEqual(info.Obj.Object, patched.Object) {
 			op = "patched (no change)"
 		}
 		fmt.Fprintf(e.streams.Out, "%s %s\n", info.kindName(), op)
-	}
-	if len(infos) == 0 && len(errs) == 0 {
+		return nil
+	})
+	if visited == 0 && err == nil {
 		return fmt.Errorf("no objects passed to patch")
 	}
-	return utilerrors.NewAggregate(errs)
+	return err
 }
