@@ -17,22 +17,12 @@ import (
 
 // create answers POST to a collection.
 func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, dryRun, err := negotiateWrite(r)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	dryRun, err := isDryRun(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	dec, err := decodeBody(r, body, q.res.GroupVersionKind(), q.res.New)
+	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -120,6 +110,16 @@ func (s *Server) checkNamespace(ctx context.Context, q request, ns, name string)
 			fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
 	}
 	return nil
+}
+
+// negotiateWrite reads what every write request says before its body: the
+// answer's format and whether it is a dry run.
+func negotiateWrite(r *http.Request) (out output, dryRun bool, err error) {
+	if out, err = negotiate(r); err != nil {
+		return output{}, false, err
+	}
+	dryRun, err = isDryRun(r)
+	return out, dryRun, err
 }
 
 // isDryRun reads dryRun=All; kube-apiserver accepts no other value.

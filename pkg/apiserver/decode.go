@@ -69,9 +69,13 @@ type decoded struct {
 	warnings []string
 }
 
-// decodeBody decodes body, in the request's content type, into a new
-// object of gvk's kind, honouring fieldValidation.
-func decodeBody(r *http.Request, body []byte, gvk schema.GroupVersionKind, newObj func() runtime.Object) (decoded, error) {
+// readObject reads the request body and decodes it, in the request's
+// content type, into a new object of gvk's kind, honouring fieldValidation.
+func readObject(w http.ResponseWriter, r *http.Request, gvk schema.GroupVersionKind, newObj func() runtime.Object) (decoded, error) {
+	body, err := readBody(w, r)
+	if err != nil {
+		return decoded{}, err
+	}
 	info, err := bodySerializer(r)
 	if err != nil {
 		return decoded{}, err

@@ -106,12 +106,7 @@ func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, ne
 
 // patch answers PATCH of an object or its status or scale.
 func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	dryRun, err := isDryRun(r)
+	out, dryRun, err := negotiateWrite(r)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -67,22 +67,12 @@ func (s *Server) getScale(w http.ResponseWriter, r *http.Request, q request) {
 // updateScale answers PUT .../scale: the Scale's resourceVersion, when
 // set, is a precondition on the parent.
 func (s *Server) updateScale(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, dryRun, err := negotiateWrite(r)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	dryRun, err := isDryRun(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	dec, err := decodeBody(r, body, scaleGVK, newScale)
+	dec, err := readObject(w, r, scaleGVK, newScale)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -15,22 +15,12 @@ import (
 
 // update answers PUT of an object, its status, or a namespace's finalize.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, dryRun, err := negotiateWrite(r)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	dryRun, err := isDryRun(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	dec, err := decodeBody(r, body, q.res.GroupVersionKind(), q.res.New)
+	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New)
 	if err != nil {
 		writeError(w, err)
 		return
