@@ -81,14 +81,7 @@ func newAnnotateCmd(f *Factory, streams IOStreams) *cobra.Command {
 		Use:   "annotate [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N",
 		Short: "Update the annotations on a resource",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			resources, pairs, err := splitPairs(args, "annotation")
-			if err != nil {
-				return err
-			}
-			if len(pairs) == 0 {
-				return fmt.Errorf("at least one annotation update is required")
-			}
-			set, remove, err := parseAnnotationArgs(pairs)
+			resources, set, remove, err := readChanges(args, "annotation", parseAnnotationArgs)
 			if err != nil {
 				return err
 			}

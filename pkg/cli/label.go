@@ -145,6 +145,20 @@ func splitPairs(args []string, kind string) (resources, pairs []string, err erro
 	return resources, pairs, nil
 }
 
+// readChanges splits label or annotate arguments into the resources and
+// the keys to set and remove; parse reads the KEY=VALUE and KEY- pairs.
+func readChanges(args []string, kind string, parse func([]string) (map[string]string, []string, error)) (resources []string, set map[string]string, remove []string, err error) {
+	resources, pairs, err := splitPairs(args, kind)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(pairs) == 0 {
+		return nil, nil, nil, fmt.Errorf("at least one %s update is required", kind)
+	}
+	set, remove, err = parse(pairs)
+	return resources, set, remove, err
+}
+
 // parseLabelArgs reads label arguments (k=v to set, k- to remove) and checks
 // values as kubectl does.
 func parseLabelArgs(spec []string) (map[string]string, []string, error) {
@@ -263,14 +277,7 @@ func newLabelCmd(f *Factory, streams IOStreams) *cobra.Command {
 		Use:   "label [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N",
 		Short: "Update the labels on a resource",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			resources, pairs, err := splitPairs(args, "label")
-			if err != nil {
-				return err
-			}
-			if len(pairs) == 0 {
-				return fmt.Errorf("at least one label update is required")
-			}
-			set, remove, err := parseLabelArgs(pairs)
+			resources, set, remove, err := readChanges(args, "label", parseLabelArgs)
 			if err != nil {
 				return err
 			}
