@@ -46,12 +46,9 @@ func (e *writeEnv) liveTargets(ctx context.Context, t targetFlags, args []string
 			return nil, err
 		}
 		for _, info := range infos {
-			live, err := info.client(dyn).Get(ctx, info.Name, metav1.GetOptions{})
-			if err != nil {
+			if err := fetchLive(ctx, dyn, info); err != nil {
 				errs = append(errs, err)
-				continue
 			}
-			info.Obj = live
 		}
 		return infos, utilerrors.NewAggregate(errs)
 	}
@@ -77,27 +74,33 @@ func (e *writeEnv) liveTargets(ctx context.Context, t targetFlags, args []string
 			continue
 		}
 		info := e.refInfo(r, r.Name, e.target.Namespace)
-		live, err := info.client(dyn).Get(ctx, info.Name, metav1.GetOptions{})
-		if err != nil {
+		if err := fetchLive(ctx, dyn, info); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		info.Obj = live
 		infos = append(infos, info)
 	}
 	for _, info := range infos {
 		if info.Obj == nil {
-			live, err := info.client(dyn).Get(ctx, info.Name, metav1.GetOptions{})
-			if err != nil {
+			if err := fetchLive(ctx, dyn, info); err != nil {
 				return nil, err
 			}
-			info.Obj = live
 		}
 	}
 	if len(errs) == 1 {
 		return infos, errs[0]
 	}
 	return infos, utilerrors.NewAggregate(errs)
+}
+
+// fetchLive sets info.Obj to the object as the server has it now.
+func fetchLive(ctx context.Context, dyn dynamic.Interface, info *objectInfo) error {
+	live, err := info.client(dyn).Get(ctx, info.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	info.Obj = live
+	return nil
 }
 
 // eachLiveTarget runs do on every object liveTargets selects, with the
