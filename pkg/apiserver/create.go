@@ -28,12 +28,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
 		return
 	}
 	obj, err := s.createObject(r.Context(), q, dec.obj, dryRun)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	addWarnings(w, dec.warnings)
-	s.writeObject(w, out, http.StatusCreated, obj)
+	s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
 }
 
 // maxGenerateNameAttempts bounds the retries when a generated name is
@@ -110,16 +105,6 @@ func (s *Server) checkNamespace(ctx context.Context, q request, ns, name string)
 			fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
 	}
 	return nil
-}
-
-// negotiateWrite reads what every write request says before its body: the
-// answer's format and whether it is a dry run.
-func negotiateWrite(r *http.Request) (out output, dryRun bool, err error) {
-	if out, err = negotiate(r); err != nil {
-		return output{}, false, err
-	}
-	dryRun, err = isDryRun(r)
-	return out, dryRun, err
 }
 
 // isDryRun reads dryRun=All; kube-apiserver accepts no other value.

@@ -144,12 +144,7 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		s.applyCreate(w, r, q, out, p, dryRun)
 		return
 	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	addWarnings(w, p.warnings)
-	s.writeObject(w, out, http.StatusOK, obj)
+	s.answerWrite(w, out, http.StatusOK, obj, p.warnings, err)
 }
 
 // applyCreate answers a server-side apply of a missing object by creating
@@ -169,12 +164,7 @@ func (s *Server) applyCreate(w http.ResponseWriter, r *http.Request, q request, 
 		create.name = ""
 		obj, err = s.createObject(r.Context(), create, dec.obj, dryRun)
 	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	addWarnings(w, dec.warnings)
-	s.writeObject(w, out, http.StatusCreated, obj)
+	s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
 }
 
 func resourceVersionOf(obj runtime.Object) string {

@@ -46,12 +46,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
 		}
 		return dec.obj.DeepCopyObject(), nil
 	})
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	addWarnings(w, dec.warnings)
-	s.writeObject(w, out, http.StatusOK, obj)
+	s.answerWrite(w, out, http.StatusOK, obj, dec.warnings, err)
 }
 
 // checkRV answers 409 when the client's resourceVersion is not the

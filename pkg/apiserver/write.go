@@ -1,0 +1,31 @@
+package apiserver
+
+// What the write handlers (create, update, patch) share around their
+// own work: reading the request's options and answering the result.
+
+import (
+	"net/http"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// negotiateWrite reads what every write request says before its body: the
+// answer's format and whether it is a dry run.
+func negotiateWrite(r *http.Request) (out output, dryRun bool, err error) {
+	if out, err = negotiate(r); err != nil {
+		return output{}, false, err
+	}
+	dryRun, err = isDryRun(r)
+	return out, dryRun, err
+}
+
+// answerWrite answers a write: its error, or the written object with the
+// warnings decoding the request produced.
+func (s *Server) answerWrite(w http.ResponseWriter, out output, code int, obj runtime.Object, warnings []string, err error) {
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	addWarnings(w, warnings)
+	s.writeObject(w, out, code, obj)
+}
