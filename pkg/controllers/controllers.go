@@ -166,6 +166,9 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	if cfg.QPS == 0 {
 		cfg.QPS, cfg.Burst = 1000, 2000
 	}
+	if err := keepConnections(cfg); err != nil {
+		return Deps{}, fmt.Errorf("controllers: building the transport: %w", err)
+	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return Deps{}, fmt.Errorf("controllers: building the client: %w", err)
