@@ -48,27 +48,24 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 	f.ErrOut = streams.ErrOut
 	f.AddFlags(cmd.PersistentFlags())
 
-	// ---- subcommands: add new commands here, one line each ----
-	// Read side (foundation helper).
-	cmd.AddCommand(newGetCmd(f, streams))
-	cmd.AddCommand(newScaleCmd(f, streams))
-	cmd.AddCommand(newAPIResourcesCmd(f, streams))
-	cmd.AddCommand(newVersionCmd(f, streams))
-	cmd.AddCommand(newClusterInfoCmd(f, streams))
-	cmd.AddCommand(newConfigCmd(f, streams))
-	cmd.AddCommand(newCompletionCmd(streams))
-	// Write side (create, apply, delete, edit, patch, label, annotate,
-	// describe, rollout) is added below this line.
-	cmd.AddCommand(newCreateCmd(f, streams))
-	cmd.AddCommand(newApplyCmd(f, streams))
-	cmd.AddCommand(newDeleteCmd(f, streams))
-	cmd.AddCommand(newPatchCmd(f, streams))
-	cmd.AddCommand(newLabelCmd(f, streams))
-	cmd.AddCommand(newAnnotateCmd(f, streams))
-	cmd.AddCommand(newEditCmd(f, streams))
-	cmd.AddCommand(newDescribeCmd(f, streams))
-	cmd.AddCommand(newRolloutCmd(f, streams))
-	// ---- end of subcommands ----
+	cmd.AddCommand(
+		newGetCmd(f, streams),
+		newScaleCmd(f, streams),
+		newAPIResourcesCmd(f, streams),
+		newVersionCmd(f, streams),
+		newClusterInfoCmd(f, streams),
+		newConfigCmd(f, streams),
+		newCompletionCmd(streams),
+		newCreateCmd(f, streams),
+		newApplyCmd(f, streams),
+		newDeleteCmd(f, streams),
+		newPatchCmd(f, streams),
+		newLabelCmd(f, streams),
+		newAnnotateCmd(f, streams),
+		newEditCmd(f, streams),
+		newDescribeCmd(f, streams),
+		newRolloutCmd(f, streams),
+	)
 
 	return cmd
 }
