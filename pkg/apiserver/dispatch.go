@@ -4,10 +4,7 @@ import (
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-func schemaGR(resource string) schema.GroupResource { return schema.GroupResource{Resource: resource} }
 
 // serveResource routes a request under /api/v1 or /apis/G/V to its verb's
 // handler, and names the verb and resource for the request log and metrics.

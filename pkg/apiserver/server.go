@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
 	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
@@ -97,7 +98,7 @@ func (s *Server) routes(profiling bool) *mux.Router {
 	r := mux.NewRouter()
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeError(w, errPathNotFound()) })
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		writeError(w, apierrors.NewMethodNotSupported(schemaGR(""), req.Method))
+		writeError(w, apierrors.NewMethodNotSupported(schema.GroupResource{}, req.Method))
 	})
 
 	for _, p := range []string{"/readyz", "/livez", "/healthz"} {
