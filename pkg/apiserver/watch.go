@@ -107,7 +107,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 
 	ww.start()
 	for _, kv := range initial {
-		if err := ww.added(kv); err != nil {
+		if err := ww.filtered("ADDED", kv); err != nil {
 			s.log.Warn("watch ended", "path", r.URL.Path, "err", err)
 			return
 		}

@@ -66,21 +66,6 @@ func (ww *watchWriter) start() {
 
 func (ww *watchWriter) flush() { _ = ww.rc.Flush() }
 
-// added sends one object of the initial state, if selected.
-func (ww *watchWriter) added(kv storage.KV) error {
-	var obj runtime.Object
-	if !ww.p.sel.empty() {
-		var err error
-		if obj, err = decodeStored(ww.q.res, kv); err != nil {
-			return err
-		}
-		if !ww.p.sel.matches(ww.q.res, obj) {
-			return nil
-		}
-	}
-	return ww.send("ADDED", kv, obj)
-}
-
 // event sends one store event. With selectors, an object that stops
 // matching is sent as DELETED and one that starts matching as ADDED.
 func (ww *watchWriter) event(ev storage.Event) error {
@@ -91,7 +76,7 @@ func (ww *watchWriter) event(ev storage.Event) error {
 		}
 		return nil
 	case storage.Delete:
-		return ww.filtered("DELETED", ev.KV, nil)
+		return ww.filtered("DELETED", ev.KV)
 	}
 	created := ev.PrevKV == nil && ev.KV.CreateRevision == ev.KV.ModRevision
 	if ww.p.sel.empty() {
@@ -124,8 +109,10 @@ func (ww *watchWriter) event(ev storage.Event) error {
 	return nil
 }
 
-// filtered sends kv as typ if the selectors match it.
-func (ww *watchWriter) filtered(typ string, kv storage.KV, obj runtime.Object) error {
+// filtered sends kv as typ if the selectors match it: an object of the
+// initial state as ADDED, a deleted one as DELETED.
+func (ww *watchWriter) filtered(typ string, kv storage.KV) error {
+	var obj runtime.Object
 	if !ww.p.sel.empty() {
 		var err error
 		if obj, err = decodeStored(ww.q.res, kv); err != nil {
