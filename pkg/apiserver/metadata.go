@@ -35,14 +35,18 @@ func generateName(base string) string {
 }
 
 // checkRequestMeta compares the body's name and namespace with the URL's,
-// filling in what the body left out.
-func checkRequestMeta(q request, m metav1.Object) error {
+// filling in what the body left out, and returns obj's metadata.
+func checkRequestMeta(q request, obj runtime.Object) (metav1.Object, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
 	if q.res.Namespaced {
 		switch ns := m.GetNamespace(); {
 		case ns == "":
 			m.SetNamespace(q.namespace)
 		case ns != q.namespace:
-			return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+			return nil, apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		}
 	} else {
 		m.SetNamespace("")
@@ -52,20 +56,17 @@ func checkRequestMeta(q request, m metav1.Object) error {
 		case name == "":
 			m.SetName(q.name)
 		case name != q.name:
-			return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, q.name))
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, q.name))
 		}
 	}
-	return nil
+	return m, nil
 }
 
 // prepareCreate sets what the server owns on a new object: uid, creation
 // time, generation, a generated name; it clears what a client may not set.
 func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, error) {
-	m, err := meta.Accessor(obj)
+	m, err := checkRequestMeta(q, obj)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRequestMeta(q, m); err != nil {
 		return nil, err
 	}
 	if m.GetName() == "" && m.GetGenerateName() != "" {

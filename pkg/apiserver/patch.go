@@ -9,7 +9,6 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -127,11 +126,8 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := meta.Accessor(obj)
+		m, err := checkRequestMeta(q, obj)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkRequestMeta(q, m); err != nil {
 			return nil, err
 		}
 		// A patch that sets metadata.resourceVersion makes it a precondition.
@@ -153,10 +149,7 @@ func (s *Server) applyCreate(w http.ResponseWriter, r *http.Request, q request, 
 	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
 	dec, err := decodeWith(info, p.validation, p.body, q.res.GroupVersionKind(), q.res.New)
 	if err == nil {
-		var m metav1.Object
-		if m, err = meta.Accessor(dec.obj); err == nil {
-			err = checkRequestMeta(q, m)
-		}
+		_, err = checkRequestMeta(q, dec.obj)
 	}
 	var obj runtime.Object
 	if err == nil {

@@ -25,12 +25,8 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
-	m, err := meta.Accessor(dec.obj)
+	m, err := checkRequestMeta(q, dec.obj)
 	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if err := checkRequestMeta(q, m); err != nil {
 		writeError(w, err)
 		return
 	}
