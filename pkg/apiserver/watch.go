@@ -115,11 +115,14 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	if p.sendInitial {
 		ww.bookmark(from, true)
 	}
-	ww.flush()
+	if err := ww.flush(); err != nil {
+		return
+	}
 	s.stream(ctx, ww, wt)
 }
 
-// stream copies store events to the client until the watch ends.
+// stream copies store events to the client until the watch ends. Events
+// queued together are written together and flushed once.
 func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher) {
 	for {
 		select {
@@ -136,7 +139,9 @@ func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher
 				return
 			}
 			if len(wt.Events()) == 0 {
-				ww.flush()
+				if err := ww.flush(); err != nil {
+					return
+				}
 			}
 		}
 	}

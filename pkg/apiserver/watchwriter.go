@@ -32,21 +32,32 @@ type watchWriter struct {
 	// later ones send null, as kube-apiserver does.
 	tableSent bool
 
-	frames    io.Writer
+	// pending holds what was written since the last flush, so that a burst
+	// of events leaves in one write and one flush.
+	pending bytes.Buffer
+	cache   *wireCache
+
+	framer    runtime.Framer
+	frames    io.Writer // frames into pending
 	streamEnc runtime.Encoder
 	objEnc    runtime.Encoder
 	buf       bytes.Buffer
 }
 
+// spillAt is how much pending output is written out (unflushed) at once,
+// so that a long initial list does not sit in memory whole.
+const spillAt = 8 << 10
+
 func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
-	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p}
+	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: s.wireCache()}
 	ww.out.pretty = false
 	switch out.format {
 	case formatYAML:
 		ww.out.format = formatJSON
 	case formatProtobuf:
 		info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaProtobuf)
-		ww.frames = info.StreamSerializer.Framer.NewFrameWriter(w)
+		ww.framer = info.StreamSerializer.Framer
+		ww.frames = ww.framer.NewFrameWriter(&ww.pending)
 		ww.streamEnc = info.StreamSerializer.Serializer
 		ww.objEnc = info.Serializer
 	}
@@ -61,10 +72,35 @@ func (ww *watchWriter) start() {
 	}
 	ww.w.Header().Set("Content-Type", ct)
 	ww.w.WriteHeader(http.StatusOK)
-	ww.flush()
+	_ = ww.flush()
 }
 
-func (ww *watchWriter) flush() { _ = ww.rc.Flush() }
+// flush sends everything pending to the client now.
+func (ww *watchWriter) flush() error {
+	if err := ww.writeOut(); err != nil {
+		return err
+	}
+	return ww.rc.Flush()
+}
+
+// writeOut hands the pending output to the response in one write.
+func (ww *watchWriter) writeOut() error {
+	if ww.pending.Len() == 0 {
+		return nil
+	}
+	_, err := ww.w.Write(ww.pending.Bytes())
+	ww.pending.Reset()
+	return err
+}
+
+// write queues b for the next flush.
+func (ww *watchWriter) write(b []byte) error {
+	ww.pending.Write(b)
+	if ww.pending.Len() >= spillAt {
+		return ww.writeOut()
+	}
+	return nil
+}
 
 // event sends one store event. With selectors, an object that stops
 // matching is sent as DELETED and one that starts matching as ADDED.
@@ -155,22 +191,34 @@ func (ww *watchWriter) sendError(err error) {
 		b, _ := json.Marshal(st)
 		_ = ww.writeJSON("ERROR", b)
 	}
-	ww.flush()
+	_ = ww.flush()
 }
 
 // send sends one object event; obj is kv decoded, or nil if not yet.
+// Plain JSON objects and protobuf depend only on the event, so their bytes
+// come from the server's wireCache, encoded once for every watcher.
 func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error {
+	gvk := ww.q.res.GroupVersionKind()
 	if ww.out.format == formatJSON && ww.out.view == viewObject {
-		return ww.writeJSON(typ, withTypeMeta(ww.q.res.GroupVersionKind(), spliceRV(kv.Value, kv.ModRevision)))
+		line, _ := ww.cache.get(typ, gvk, false, kv, func() ([]byte, error) {
+			return appendJSONEvent(nil, typ, withTypeMeta(gvk, spliceRV(kv.Value, kv.ModRevision))), nil
+		})
+		return ww.write(line)
+	}
+	if ww.out.format == formatProtobuf {
+		frame, err := ww.cache.get(typ, gvk, true, kv, func() ([]byte, error) {
+			return ww.protoFrame(typ, kv, obj)
+		})
+		if err != nil {
+			return err
+		}
+		return ww.write(frame)
 	}
 	if obj == nil {
 		var err error
 		if obj, err = decodeStored(ww.q.res, kv); err != nil {
 			return err
 		}
-	}
-	if ww.out.format == formatProtobuf {
-		return ww.sendProto(typ, obj)
 	}
 	shown := ww.s.transform(ww.out, obj)
 	if t, ok := shown.(*metav1.Table); ok {
@@ -188,14 +236,40 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 
 // writeJSON writes one JSON watch line.
 func (ww *watchWriter) writeJSON(typ string, object []byte) error {
-	ww.buf.Reset()
-	ww.buf.WriteString(`{"type":"`)
-	ww.buf.WriteString(typ)
-	ww.buf.WriteString(`","object":`)
-	ww.buf.Write(object)
-	ww.buf.WriteString("}\n")
-	_, err := ww.w.Write(ww.buf.Bytes())
-	return err
+	ww.pending.Write(appendJSONEvent(ww.pending.AvailableBuffer(), typ, object))
+	if ww.pending.Len() >= spillAt {
+		return ww.writeOut()
+	}
+	return nil
+}
+
+// appendJSONEvent appends the watch line `{"type":typ,"object":object}`.
+func appendJSONEvent(dst []byte, typ string, object []byte) []byte {
+	dst = append(dst, `{"type":"`...)
+	dst = append(dst, typ...)
+	dst = append(dst, `","object":`...)
+	dst = append(dst, object...)
+	return append(dst, "}\n"...)
+}
+
+// protoFrame returns kv's length-delimited protobuf WatchEvent frame in
+// new bytes (they are shared through the wireCache).
+func (ww *watchWriter) protoFrame(typ string, kv storage.KV, obj runtime.Object) ([]byte, error) {
+	if obj == nil {
+		var err error
+		if obj, err = decodeStored(ww.q.res, kv); err != nil {
+			return nil, err
+		}
+	}
+	var raw, out bytes.Buffer
+	if err := ww.objEnc.Encode(obj, &raw); err != nil {
+		return nil, err
+	}
+	ev := &metav1.WatchEvent{Type: typ, Object: runtime.RawExtension{Raw: raw.Bytes()}}
+	if err := ww.streamEnc.Encode(ev, ww.framer.NewFrameWriter(&out)); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // sendProto writes one length-delimited protobuf WatchEvent whose object
