@@ -67,6 +67,10 @@ type Kubelet struct {
 	// first saw it terminating; the delay counts from there. An entry is
 	// dropped when the pod is Running or gone.
 	started, stopping map[types.UID]time.Time
+	// posted holds the pods whose Running status was sent but is not yet
+	// in the cache: a patch has no version check, so without it every
+	// event that arrives before the kubelet's own would send it again.
+	posted map[types.UID]bool
 }
 
 // New validates cfg, fills defaults and registers the event handlers.
@@ -99,6 +103,7 @@ func New(cfg Config) (*Kubelet, error) {
 		recorders:   map[string]record.EventRecorder{},
 		started:     map[types.UID]time.Time{},
 		stopping:    map[types.UID]time.Time{},
+		posted:      map[types.UID]bool{},
 	}
 	d, err := driver.New(driver.Config{
 		Name: "kubelet", Reconciler: k, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
@@ -172,6 +177,7 @@ func (k *Kubelet) onDelete(obj any) {
 	k.ips.release(p.UID)
 	k.mu.Lock()
 	delete(k.started, p.UID)
+	delete(k.posted, p.UID)
 	delete(k.stopping, p.UID)
 	k.mu.Unlock()
 }
@@ -214,6 +220,9 @@ func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	if k.wasPosted(pod.UID) {
+		return nil // the cache has not caught up with the status sent
+	}
 	if wait := k.remaining(k.started, pod.UID, k.delay); wait > 0 {
 		k.driver.EnqueueAfter(key, wait)
 		return nil
@@ -240,7 +249,14 @@ func (k *Kubelet) remaining(m map[types.UID]time.Time, uid types.UID, delay time
 func (k *Kubelet) forgetStart(uid types.UID) {
 	k.mu.Lock()
 	delete(k.started, uid)
+	delete(k.posted, uid)
 	k.mu.Unlock()
+}
+
+func (k *Kubelet) wasPosted(uid types.UID) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.posted[uid]
 }
 
 // start posts the Running status and records the container events.
@@ -251,15 +267,20 @@ func (k *Kubelet) start(ctx context.Context, pod *corev1.Pod, nd *corev1.Node) e
 		return err
 	}
 	k.log.Info("reconcile", "pod", pod.Namespace+"/"+pod.Name, "node", nd.Name, "desired", "Running", "observed", "Pending", "action", "start containers, post status", "podIP", podIP)
-	upd := pod.DeepCopy()
-	upd.Status = runningStatus(pod, hostIP, podIP, metav1.NewTime(k.clock.Now()))
-	if _, err := k.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{}); err != nil {
+	patch, err := statusPatch(pod.UID, pod.Status, runningStatus(pod, hostIP, podIP, metav1.NewTime(k.clock.Now())))
+	if err != nil {
+		return err
+	}
+	if _, err := k.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
 		return fmt.Errorf("posting status of %s/%s: %w", pod.Namespace, pod.Name, err)
 	}
-	k.forgetStart(pod.UID)
+	k.mu.Lock()
+	delete(k.started, pod.UID)
+	k.posted[pod.UID] = true
+	k.mu.Unlock()
 	rec := k.recorder(nd.Name)
 	for _, c := range pod.Spec.Containers {
 		ref := containerRef(pod, c.Name)

@@ -6,6 +6,7 @@ package scheduler
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,12 +16,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
@@ -241,40 +242,35 @@ func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) 
 }
 
 // markScheduled sets PodScheduled=True through pods/status, as the binding
-// subresource does in kube-apiserver. The pod is already bound, so a
-// conflict (the kubelet posting status) is retried here on a fresh read
-// rather than by reconciling again; the kubelet sets the condition too.
+// subresource does in kube-apiserver. It sends a strategic merge patch of
+// the condition, as kube-scheduler patches pod conditions: the kubelet may
+// post the pod's status at the same moment, and conditions merge by type,
+// so neither write conflicts with the other.
 func (s *Scheduler) markScheduled(ctx context.Context, pod *corev1.Pod) error {
-	pods := s.client.CoreV1().Pods(pod.Namespace)
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if scheduledCondition(pod) {
-			return nil
-		}
-		upd := pod.DeepCopy()
-		setCondition(&upd.Status, corev1.PodCondition{
-			Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
-			LastTransitionTime: metav1.NewTime(s.clock.Now()),
-		})
-		_, err := pods.UpdateStatus(ctx, upd, metav1.UpdateOptions{})
-		if apierrors.IsConflict(err) {
-			if fresh, gerr := pods.Get(ctx, pod.Name, metav1.GetOptions{}); gerr == nil && fresh.UID == pod.UID {
-				pod = fresh
-			}
-		}
-		return err
+	if scheduledCondition(pod) {
+		return nil
+	}
+	patch, err := conditionPatch(pod.UID, corev1.PodCondition{
+		Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
+		LastTransitionTime: metav1.NewTime(s.clock.Now()),
 	})
+	if err != nil {
+		return err
+	}
+	_, err = s.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status")
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
 	return err
 }
 
-func setCondition(st *corev1.PodStatus, c corev1.PodCondition) {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == c.Type {
-			st.Conditions[i] = c
-			return
-		}
-	}
-	st.Conditions = append(st.Conditions, c)
+// conditionPatch is the strategic merge patch that sets one condition of a
+// pod, with the pod's uid as a precondition (as kube's clients send it).
+func conditionPatch(uid types.UID, c corev1.PodCondition) ([]byte, error) {
+	return json.Marshal(map[string]any{
+		"metadata": map[string]any{"uid": uid},
+		"status": map[string]any{
+			"conditions": []corev1.PodCondition{c},
+		},
+	})
 }

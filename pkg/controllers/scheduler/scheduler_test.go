@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/record"
@@ -117,5 +119,36 @@ func TestReconcileWithoutReadyNodeWaits(t *testing.T) {
 	}
 	if e := <-rec.Events; !strings.HasPrefix(e, "Warning FailedScheduling 0/1 nodes are available") {
 		t.Errorf("event = %q, want FailedScheduling", e)
+	}
+}
+
+// The scheduler's condition patch adds PodScheduled to a status the kubelet
+// already posted without dropping the kubelet's conditions.
+func TestConditionPatchKeepsTheOtherConditions(t *testing.T) {
+	at := metav1.Now()
+	patch, err := conditionPatch("u1", corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", UID: "u1"}, Status: corev1.PodStatus{
+		Phase:      corev1.PodRunning,
+		Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+	}}
+	cur, _ := json.Marshal(running)
+	merged, err := strategicpatch.StrategicMergePatch(cur, patch, corev1.Pod{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got corev1.Pod
+	if err := json.Unmarshal(merged, &got); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[corev1.PodConditionType]corev1.ConditionStatus{}
+	for _, c := range got.Status.Conditions {
+		seen[c.Type] = c.Status
+	}
+	if got.Status.Phase != corev1.PodRunning || len(got.Status.Conditions) != 2 ||
+		seen[corev1.PodReady] != corev1.ConditionTrue || seen[corev1.PodScheduled] != corev1.ConditionTrue || got.UID != "u1" {
+		t.Errorf("after the patch: phase %s, conditions %+v; want Running with Ready and PodScheduled True", got.Status.Phase, got.Status.Conditions)
 	}
 }
