@@ -49,6 +49,9 @@ type Server struct {
 	// watchMu orders Add against the cancel in EndWatches.
 	watches sync.WaitGroup
 	watchMu sync.Mutex
+	// wires shares each watch event's encoded bytes among the watchers
+	// (revisions are unique within one store, so one cache per server).
+	wires wireCache
 }
 
 // New builds the server and its routes.

@@ -1,10 +1,7 @@
 package apiserver
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
-	"weak"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -56,22 +53,4 @@ func (c *wireCache) get(typ string, gvk schema.GroupVersionKind, proto bool, kv 
 	}
 	slot.Store(&wireEntry{rev: kv.ModRevision, key: kv.Key, size: len(kv.Value), typ: typ, gvk: gvk, proto: proto, wire: wire})
 	return wire, nil
-}
-
-// wireCaches holds one wireCache per Server, since revisions are only
-// unique within one store. It is keyed weakly so that a Server that is
-// gone (tests start many) takes its cache with it.
-// TODO: a field of Server would be simpler; server.go is not ours to edit.
-var wireCaches sync.Map // weak.Pointer[Server] → *wireCache
-
-func (s *Server) wireCache() *wireCache {
-	key := weak.Make(s)
-	if c, ok := wireCaches.Load(key); ok {
-		return c.(*wireCache)
-	}
-	c, loaded := wireCaches.LoadOrStore(key, new(wireCache))
-	if !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[Server]) { wireCaches.Delete(k) }, key)
-	}
-	return c.(*wireCache)
 }

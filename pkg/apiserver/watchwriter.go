@@ -49,7 +49,7 @@ type watchWriter struct {
 const spillAt = 8 << 10
 
 func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
-	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: s.wireCache()}
+	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires}
 	ww.out.pretty = false
 	switch out.format {
 	case formatYAML:
