@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -100,6 +101,13 @@ func keepSystemMeta(res registry.Resource, sub string, obj, old runtime.Object) 
 	o, err := meta.Accessor(old)
 	if err != nil {
 		return err
+	}
+	// A uid in the body is a precondition, as in kube-apiserver: a write
+	// meant for an earlier object of the same name must not land here.
+	if uid := m.GetUID(); uid != "" && uid != o.GetUID() {
+		return apierrors.NewConflict(schema.GroupResource{Group: res.Group, Resource: res.Resource}, o.GetName(),
+			//lint:ignore ST1005 kube-apiserver's wording, capital included
+			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, o.GetUID()))
 	}
 	m.SetName(o.GetName())
 	m.SetNamespace(o.GetNamespace())
