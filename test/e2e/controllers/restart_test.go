@@ -1,67 +1,14 @@
 package controllers
 
 import (
-	"bytes"
 	"fmt"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-
-	"github.com/miniapi/miniapi/test/e2e/harness"
 )
-
-// withoutControllers runs bin/miniapi on s's data dir and address with
-// --controllers=false until the returned stop is called: the API serves,
-// nothing reconciles. (The harness restarts with the same flags only.)
-func withoutControllers(t *testing.T, s *harness.Server) (stop func()) {
-	t.Helper()
-	logPath := filepath.Join(t.TempDir(), "miniapi-nocontrollers.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(harness.Binary(t, "miniapi"), "--data-dir", s.DataDir, "--listen", s.Addr,
-		"--pod-ready-delay=0", "--controllers=false")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); logf.Close() }()
-	stop = func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(s.URL + "/readyz"); err == nil {
-			var b bytes.Buffer
-			_, _ = b.ReadFrom(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == 200 && b.String() == "ok" {
-				return stop
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	log, _ := os.ReadFile(logPath)
-	t.Fatalf("miniapi --controllers=false did not become ready:\n%s", log)
-	return nil
-}
 
 // TestConvergesAfterControllersWereOff proves the controllers are
 // level-triggered: changes made while no controller ran (pods deleted, a
@@ -78,9 +25,7 @@ func TestConvergesAfterControllersWereOff(t *testing.T) {
 	}
 	_, webRS := settled(t, c, "web", 3)
 	settled(t, c, "api", 2)
-	s.Stop()
-
-	stop := withoutControllers(t, s)
+	s.RestartWith("--controllers=false")
 	zero := int64(0)
 	for _, p := range livePods(t, c, "web")[:2] {
 		if err := c.CoreV1().Pods(ns).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
@@ -99,8 +44,6 @@ func TestConvergesAfterControllersWereOff(t *testing.T) {
 	if n := len(livePods(t, c, "late")); n != 0 {
 		t.Fatalf("%d pods for late with controllers off; the flag did not stop them", n)
 	}
-	stop()
-
 	s.Restart() // controllers on again
 	_, rs := settled(t, c, "web", 3)
 	if rs.Name != webRS.Name {

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,7 +76,7 @@ func Start(t testing.TB, extraArgs ...string) *Server {
 	s.URL = "http://" + s.Addr
 	s.Kubeconfig = filepath.Join(s.DataDir, "kubeconfig")
 	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
-	s.start()
+	s.start(s.args)
 	t.Cleanup(func() {
 		if s.cmd != nil {
 			s.Kill()
@@ -97,13 +98,13 @@ func freeAddr(t testing.TB) string {
 	return l.Addr().String()
 }
 
-func (s *Server) start() {
+func (s *Server) start(args []string) {
 	s.t.Helper()
 	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	cmd := exec.Command(Binary(s.t, "miniapi"), s.args...)
+	cmd := exec.Command(Binary(s.t, "miniapi"), args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("starting miniapi: %v", err)
@@ -170,13 +171,22 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
-// Restart starts the server again on the same data dir and port.
+// Restart starts the server again on the same data dir and port, with the
+// flags it was started with.
 func (s *Server) Restart() {
+	s.RestartWith()
+}
+
+// RestartWith starts the server again on the same data dir and port with
+// extraArgs added to its start flags for this run only (a later flag wins,
+// so "--nodes=2" overrides "--nodes=3"; "--controllers=false" serves the
+// API with nothing reconciling). Restart goes back to the start flags.
+func (s *Server) RestartWith(extraArgs ...string) {
 	s.t.Helper()
 	if s.cmd != nil {
 		s.Stop()
 	}
-	s.start()
+	s.start(append(slices.Clip(s.args), extraArgs...))
 }
 
 func (s *Server) dumpLog() {

@@ -28,9 +28,7 @@ func TestGarbageCollectorFindsOrphansOnStart(t *testing.T) {
 		n := countPods(t, c, "kept")
 		return n == 1, fmt.Sprintf("%d pods for kept", n)
 	})
-	s.Stop()
-
-	stop := withoutControllers(t, s)
+	s.RestartWith("--controllers=false")
 	ghost := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "ghost", UID: types.UID("00000000-dead-beef-0000-000000000001"),
 		Controller: ptr(true), BlockOwnerDeletion: ptr(true)}
 	rs := &appsv1.ReplicaSet{
@@ -50,8 +48,6 @@ func TestGarbageCollectorFindsOrphansOnStart(t *testing.T) {
 	if _, err := c.CoreV1().Pods("default").Create(ctx, orphanPod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	stop()
-
 	s.Restart()
 	eventually(t, 15*time.Second, func() (bool, string) {
 		_, errRS := c.AppsV1().ReplicaSets("default").Get(ctx, "ghost-rs", metav1.GetOptions{})

@@ -5,14 +5,8 @@
 package lifecycle
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,8 +14,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-
-	"github.com/miniapi/miniapi/test/e2e/harness"
 )
 
 func ctxFor(t *testing.T) context.Context {
@@ -108,55 +100,4 @@ func condition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
 func podReady(p *corev1.Pod) bool {
 	c := condition(p, corev1.PodReady)
 	return p.Status.Phase == corev1.PodRunning && c != nil && c.Status == corev1.ConditionTrue
-}
-
-// withoutControllers runs bin/miniapi on s's data dir and address with
-// --controllers=false until the returned stop is called (the harness
-// restarts only with the flags it started with).
-func withoutControllers(t *testing.T, s *harness.Server) (stop func()) {
-	t.Helper()
-	return runWith(t, s, "--controllers=false")
-}
-
-// runWith runs bin/miniapi on s's data dir and address with args until the
-// returned stop is called; s must be stopped.
-func runWith(t *testing.T, s *harness.Server, args ...string) (stop func()) {
-	t.Helper()
-	logPath := filepath.Join(t.TempDir(), "miniapi-runwith.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(harness.Binary(t, "miniapi"), append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, args...)...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); logf.Close() }()
-	stop = func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(s.URL + "/readyz"); err == nil {
-			var b bytes.Buffer
-			_, _ = b.ReadFrom(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == 200 && b.String() == "ok" {
-				return stop
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	log, _ := os.ReadFile(logPath)
-	t.Fatalf("miniapi %v did not become ready:\n%s", args, log)
-	return nil
 }

@@ -81,10 +81,7 @@ func TestFewerNodesAfterRestart(t *testing.T) {
 	ctx := ctxFor(t)
 	readyNodes(t, c, 3)
 	running(t, c, "spread", 6)
-	s.Stop()
-
-	stop := runWith(t, s, "--nodes=2", "--pod-ready-delay=0")
-	defer stop()
+	s.RestartWith("--nodes=2")
 	readyNodes(t, c, 2)
 	eventually(t, 20*time.Second, func() (bool, string) {
 		l, err := c.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=spread"})
