@@ -2,7 +2,6 @@ package deployment
 
 import (
 	"context"
-	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -20,54 +19,17 @@ var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 // ownership: a matching orphan is adopted, an owned one whose labels no
 // longer match the selector is released.
 func (c *Controller) claimReplicaSets(ctx context.Context, d *appsv1.Deployment, sel labels.Selector) ([]*appsv1.ReplicaSet, error) {
-	owned, err := c.rsIndexer.ByIndex(owner.Index, string(d.UID))
-	if err != nil {
-		return nil, err
-	}
-	orphans, err := c.rsIndexer.ByIndex(owner.Index, owner.OrphanKey(d.Namespace))
-	if err != nil {
-		return nil, err
-	}
-	var claimed []*appsv1.ReplicaSet
-	for _, obj := range owned {
-		rs := obj.(*appsv1.ReplicaSet)
-		if sel.Matches(labels.Set(rs.Labels)) || d.DeletionTimestamp != nil {
-			claimed = append(claimed, rs)
-			continue
+	stillLive := func(ctx context.Context) (bool, error) {
+		fresh, err := c.client.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return false, nil
 		}
-		if err := c.patchRS(ctx, rs, owner.ReleasePatch(d.UID, rs.UID)); err != nil {
-			return nil, fmt.Errorf("releasing replicaset %s: %w", rs.Name, err)
+		if err != nil {
+			return false, err
 		}
-		c.log.Info("released replicaset that no longer matches the selector", "deployment", d.Namespace+"/"+d.Name, "replicaset", rs.Name)
+		return fresh.UID == d.UID && fresh.DeletionTimestamp == nil, nil
 	}
-	if d.DeletionTimestamp != nil {
-		return claimed, nil
-	}
-	checked := false
-	for _, obj := range orphans {
-		rs := obj.(*appsv1.ReplicaSet)
-		if rs.DeletionTimestamp != nil || !sel.Matches(labels.Set(rs.Labels)) {
-			continue
-		}
-		if !checked {
-			// The cache may be stale: adopt only if d still exists with
-			// this UID and is not being deleted.
-			fresh, err := c.client.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
-			if err != nil && !apierrors.IsNotFound(err) {
-				return nil, err
-			}
-			if err != nil || fresh.UID != d.UID || fresh.DeletionTimestamp != nil {
-				return claimed, nil
-			}
-			checked = true
-		}
-		if err := c.patchRS(ctx, rs, owner.AdoptPatch(d, deploymentKind, rs.UID)); err != nil {
-			return nil, fmt.Errorf("adopting replicaset %s: %w", rs.Name, err)
-		}
-		c.log.Info("adopted orphan replicaset matching the selector", "deployment", d.Namespace+"/"+d.Name, "replicaset", rs.Name)
-		claimed = append(claimed, rs)
-	}
-	return claimed, nil
+	return owner.Claim(ctx, c.log, c.rsIndexer, d, deploymentKind, sel, c.patchRS, stillLive)
 }
 
 func (c *Controller) patchRS(ctx context.Context, rs *appsv1.ReplicaSet, patch []byte) error {

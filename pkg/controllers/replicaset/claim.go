@@ -2,7 +2,6 @@ package replicaset
 
 import (
 	"context"
-	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -22,52 +21,8 @@ var rsKind = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
 // matches is released. Only the pods rs owns or could own are looked at,
 // through the controller-UID index.
 func (c *Controller) claimPods(ctx context.Context, rs *appsv1.ReplicaSet, sel labels.Selector) ([]*corev1.Pod, error) {
-	owned, err := c.podIndexer.ByIndex(owner.Index, string(rs.UID))
-	if err != nil {
-		return nil, err
-	}
-	orphans, err := c.podIndexer.ByIndex(owner.Index, owner.OrphanKey(rs.Namespace))
-	if err != nil {
-		return nil, err
-	}
-	var claimed []*corev1.Pod
-	for _, obj := range owned {
-		pod := obj.(*corev1.Pod)
-		if sel.Matches(labels.Set(pod.Labels)) || rs.DeletionTimestamp != nil {
-			claimed = append(claimed, pod)
-			continue
-		}
-		if err := c.patchPod(ctx, pod, owner.ReleasePatch(rs.UID, pod.UID)); err != nil {
-			return nil, fmt.Errorf("releasing pod %s: %w", pod.Name, err)
-		}
-		c.log.Info("released pod that no longer matches the selector", "replicaset", rs.Namespace+"/"+rs.Name, "pod", pod.Name)
-	}
-	if rs.DeletionTimestamp != nil {
-		return claimed, nil
-	}
-	canAdopt := true
-	for _, obj := range orphans {
-		pod := obj.(*corev1.Pod)
-		if pod.DeletionTimestamp != nil || !sel.Matches(labels.Set(pod.Labels)) {
-			continue
-		}
-		if canAdopt {
-			// The cache may be stale: adopt only if rs still exists
-			// with this UID and is not being deleted.
-			if canAdopt, err = c.stillLive(ctx, rs); err != nil {
-				return nil, err
-			}
-			if !canAdopt {
-				break
-			}
-		}
-		if err := c.patchPod(ctx, pod, owner.AdoptPatch(rs, rsKind, pod.UID)); err != nil {
-			return nil, fmt.Errorf("adopting pod %s: %w", pod.Name, err)
-		}
-		c.log.Info("adopted orphan pod matching the selector", "replicaset", rs.Namespace+"/"+rs.Name, "pod", pod.Name)
-		claimed = append(claimed, pod)
-	}
-	return claimed, nil
+	return owner.Claim(ctx, c.log, c.podIndexer, rs, rsKind, sel, c.patchPod,
+		func(ctx context.Context) (bool, error) { return c.stillLive(ctx, rs) })
 }
 
 func (c *Controller) stillLive(ctx context.Context, rs *appsv1.ReplicaSet) (bool, error) {
