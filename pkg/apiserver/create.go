@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -17,7 +16,7 @@ import (
 
 // create answers POST to a collection.
 func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
-	out, dryRun, err := negotiateWrite(r)
+	out, dryRun, err := negotiateWrite(r, q)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -82,25 +81,29 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 	}
 }
 
-var namespaces, _ = registry.Lookup("", "v1", "namespaces")
+// namespacesGVR is where namespaces are served; objects of namespaced kinds
+// are created only in one that exists.
+var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
 // checkNamespace refuses objects in a namespace that does not exist (404)
 // or is being deleted (403), as kube-apiserver's NamespaceLifecycle does.
 func (s *Server) checkNamespace(ctx context.Context, q request, ns, name string) error {
-	kv, err := s.store.Get(ctx, objectKey(namespaces, "", ns))
+	nsRes, ok := s.reg.Lookup(namespacesGVR)
+	if !ok {
+		return nil
+	}
+	kv, err := s.store.Get(ctx, objectKey(nsRes, "", ns))
 	if errors.Is(err, storage.ErrNotFound) {
-		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
+		return apierrors.NewNotFound(nsRes.GroupResource(), ns)
 	}
 	if err != nil {
 		return err
 	}
-	obj, err := decodeStored(namespaces, kv)
+	obj, err := decodeStored(nsRes, kv)
 	if err != nil {
 		return err
 	}
-	nsObj := obj.(*corev1.Namespace)
-	terminating := nsObj.DeletionTimestamp != nil || nsObj.Status.Phase == corev1.NamespaceTerminating
-	if terminating && q.res.Kind != "Event" {
+	if registry.NamespaceTerminating(obj) && !q.res.CreateInTerminatingNamespace {
 		return apierrors.NewForbidden(q.gr(), name,
 			fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,10 +24,6 @@ const (
 	finalizerForeground = metav1.FinalizerDeleteDependents // "foregroundDeletion"
 	finalizerOrphan     = metav1.FinalizerOrphanDependents // "orphan"
 )
-
-// immortalNamespaces may not be deleted, as kube-apiserver's
-// NamespaceLifecycle admission says.
-var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
 // decodeDeleteOptions reads a DeleteOptions body. Clients label it with
 // the resource's group version (client-go's typed clients), v1 or
@@ -110,7 +106,7 @@ func readDeleteOptions(w http.ResponseWriter, r *http.Request, q request) (*meta
 
 // delete answers DELETE of one object.
 func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, err := negotiate(r, q.res.Table)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -141,9 +137,6 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
 // deleteObject deletes the named object, or only marks it (deletionTimestamp)
 // when finalizers or a pod's grace period keep it. deleted says which.
 func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.DeleteOptions) (obj runtime.Object, deleted bool, err error) {
-	if q.res.Resource == "namespaces" && immortalNamespaces[q.name] {
-		return nil, false, apierrors.NewForbidden(q.gr(), q.name, errors.New("this namespace may not be deleted"))
-	}
 	dryRun := len(opts.DryRun) > 0
 	for attempt := 1; ; attempt++ {
 		kv, err := s.getKV(ctx, q)
@@ -157,7 +150,10 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 		if err := checkPreconditions(q, cur, opts.Preconditions); err != nil {
 			return nil, false, err
 		}
-		marked, keep := s.markDeleting(cur, opts)
+		marked, keep, err := s.markDeleting(q, cur, opts)
+		if err != nil {
+			return nil, false, err
+		}
 		if keep {
 			if !marked || dryRun {
 				return cur, false, nil
@@ -212,57 +208,24 @@ func checkPreconditions(q request, cur runtime.Object, pre *metav1.Preconditions
 	return nil
 }
 
-// markDeleting applies a delete request to obj in place. keep says the
-// object must stay (finalizers, a namespace's spec.finalizers, a running
-// pod's grace period); changed says obj was modified and must be written.
-func (s *Server) markDeleting(obj runtime.Object, opts *metav1.DeleteOptions) (changed, keep bool) {
-	m, _ := meta.Accessor(obj)
-	now := metav1.NewTime(s.now().UTC().Truncate(1e9))
-
-	if ns, ok := obj.(*corev1.Namespace); ok {
-		if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
-			return false, false
-		}
-		if ns.DeletionTimestamp == nil {
-			ns.DeletionTimestamp = &now
-			zero := int64(0)
-			ns.DeletionGracePeriodSeconds = &zero
-			changed = true
-		}
-		if ns.Status.Phase != corev1.NamespaceTerminating {
-			ns.Status.Phase = corev1.NamespaceTerminating
-			changed = true
-		}
-		return changed, true
+// markDeleting applies a delete request to obj in place: the finalizer its
+// propagationPolicy asks for, then the kind's delete rule. keep says the
+// object must stay (finalizers, a grace period); changed says obj was
+// modified and must be written.
+func (s *Server) markDeleting(q request, obj runtime.Object, opts *metav1.DeleteOptions) (changed, keep bool, err error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return false, false, err
 	}
-
-	if policyFinalizer := propagationFinalizer(opts); policyFinalizer != "" && !hasFinalizer(m, policyFinalizer) {
-		m.SetFinalizers(append(m.GetFinalizers(), policyFinalizer))
+	if f := propagationFinalizer(opts); f != "" && !hasFinalizer(m, f) {
+		m.SetFinalizers(append(m.GetFinalizers(), f))
 		changed = true
 	}
-	if pod, ok := obj.(*corev1.Pod); ok && len(m.GetFinalizers()) == 0 {
-		grace := podGracePeriod(pod, opts)
-		if pod.Spec.NodeName == "" || grace == 0 {
-			return false, false
-		}
-		if g := pod.DeletionGracePeriodSeconds; pod.DeletionTimestamp == nil || g == nil || *g > grace {
-			until := metav1.NewTime(now.Add(secondsDuration(grace)))
-			pod.DeletionTimestamp = &until
-			pod.DeletionGracePeriodSeconds = &grace
-			changed = true
-		}
-		return changed, true
+	marked, keep, err := q.res.Deleter().BeginDelete(obj, opts, s.now().UTC().Truncate(time.Second))
+	if err != nil {
+		return false, false, apierrors.NewForbidden(q.gr(), q.name, err)
 	}
-	if len(m.GetFinalizers()) == 0 {
-		return false, false
-	}
-	if m.GetDeletionTimestamp() == nil {
-		m.SetDeletionTimestamp(&now)
-		zero := int64(0)
-		m.SetDeletionGracePeriodSeconds(&zero)
-		changed = true
-	}
-	return changed, true
+	return changed || marked, keep, nil
 }
 
 // propagationFinalizer is the finalizer a propagationPolicy asks for.
@@ -292,25 +255,10 @@ func hasFinalizer(m metav1.Object, f string) bool {
 	return false
 }
 
-// podGracePeriod is the grace period of a pod delete: the request's, else
-// the pod's spec.terminationGracePeriodSeconds, else 30.
-func podGracePeriod(pod *corev1.Pod, opts *metav1.DeleteOptions) int64 {
-	switch {
-	case opts.GracePeriodSeconds != nil:
-		if *opts.GracePeriodSeconds < 0 {
-			return 0
-		}
-		return *opts.GracePeriodSeconds
-	case pod.Spec.TerminationGracePeriodSeconds != nil:
-		return *pod.Spec.TerminationGracePeriodSeconds
-	}
-	return corev1.DefaultTerminationGracePeriodSeconds
-}
-
 // deleteCollection answers DELETE of a collection: every selected object
 // is deleted as a single DELETE would, and the list of them is returned.
 func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, err := negotiate(r, q.res.Table)
 	if err != nil {
 		writeError(w, err)
 		return

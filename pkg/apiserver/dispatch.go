@@ -4,12 +4,13 @@ import (
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // serveResource routes a request under /api/v1 or /apis/G/V to its verb's
 // handler, and names the verb and resource for the request log and metrics.
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, version string, segs []string) {
-	q, err := parseResourcePath(group, version, segs)
+	q, err := s.parseResourcePath(group, version, segs)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -20,13 +21,13 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, ve
 		resource += "/" + q.subresource
 	}
 	describeRequest(r, verb, resource)
+	if err := checkServed(r, q, verb); err != nil {
+		writeError(w, err)
+		return
+	}
 
 	switch verb {
 	case "get":
-		if q.subresource == "scale" {
-			s.getScale(w, r, q)
-			return
-		}
 		s.get(w, r, q)
 	case "list":
 		s.list(w, r, q)
@@ -35,10 +36,6 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, ve
 	case "create":
 		s.create(w, r, q)
 	case "update":
-		if q.subresource == "scale" {
-			s.updateScale(w, r, q)
-			return
-		}
 		s.update(w, r, q)
 	case "patch":
 		s.patch(w, r, q)
@@ -46,9 +43,23 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, ve
 		s.delete(w, r, q)
 	case "deletecollection":
 		s.deleteCollection(w, r, q)
-	default:
-		writeError(w, apierrors.NewMethodNotSupported(q.gr(), r.Method))
 	}
+}
+
+// checkServed refuses a verb the resource or subresource does not serve,
+// and answers a subresource miniapi can never serve with its message.
+func checkServed(r *http.Request, q request, verb string) error {
+	if q.sub != nil && q.sub.Unavailable != "" {
+		return apierrors.NewBadRequest(q.sub.Unavailable)
+	}
+	served := q.res.Serves(verb)
+	if q.sub != nil {
+		served = q.sub.Serves(verb)
+	}
+	if verb == "" || !served {
+		return apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.res.Group, Resource: q.res.Resource}, r.Method)
+	}
+	return nil
 }
 
 // verbOf is the Kubernetes verb of a request ("" when the method does
@@ -64,7 +75,7 @@ func verbOf(r *http.Request, q request) string {
 		}
 		return "list"
 	case http.MethodPost:
-		if q.name == "" {
+		if q.name == "" || q.sub != nil {
 			return "create"
 		}
 	case http.MethodPut:
@@ -79,7 +90,7 @@ func verbOf(r *http.Request, q request) string {
 		if q.name == "" {
 			return "deletecollection"
 		}
-		if q.subresource == "" {
+		if q.sub == nil {
 			return "delete"
 		}
 	}

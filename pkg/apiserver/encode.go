@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -13,8 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
-
-	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
 
 // writeObject answers obj (a typed object or list, or a Status/Scale)
@@ -42,7 +41,7 @@ func (s *Server) render(out output, obj runtime.Object) ([]byte, error) {
 func (s *Server) transform(out output, obj runtime.Object) runtime.Object {
 	switch out.view {
 	case viewTable:
-		if t, err := s.table(obj, out.includeObject); err == nil {
+		if t, err := s.table(out, obj); err == nil {
 			return t
 		}
 	case viewPartial:
@@ -91,8 +90,11 @@ func finishJSON(out output, b []byte) []byte {
 
 // table builds the server-side Table of obj (an object or a list) with the
 // rows' objects as includeObject asks.
-func (s *Server) table(obj runtime.Object, includeObject string) (*metav1.Table, error) {
-	t, err := printers.Table(obj, s.now())
+func (s *Server) table(out output, obj runtime.Object) (*metav1.Table, error) {
+	if out.table == nil {
+		return nil, errors.New("no table for this resource")
+	}
+	t, err := out.table(obj, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +107,7 @@ func (s *Server) table(obj runtime.Object, includeObject string) (*metav1.Table,
 		t.ResourceVersion = m.GetResourceVersion()
 	}
 	for i := range t.Rows {
-		t.Rows[i].Object = rowObject(t.Rows[i].Object, includeObject)
+		t.Rows[i].Object = rowObject(t.Rows[i].Object, out.includeObject)
 	}
 	return t, nil
 }

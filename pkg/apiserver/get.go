@@ -11,9 +11,10 @@ import (
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// get answers GET of one object (and of its status subresource).
+// get answers GET of one object, of a part of it (status: the whole
+// object, as kube-apiserver answers), or of a view of it (scale).
 func (s *Server) get(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, err := negotiate(r, q.res.Table)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -23,7 +24,17 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
-	s.writeKV(w, out, http.StatusOK, q.res, kv)
+	if q.sub == nil || q.sub.View == nil {
+		s.writeKV(w, out, http.StatusOK, q.res, kv)
+		return
+	}
+	obj, err := decodeStored(q.res, kv)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out.view = viewObject
+	s.writeObject(w, out, http.StatusOK, q.sub.View.Get(obj))
 }
 
 // getKV reads the named object, answering NotFound as kube-apiserver does.
@@ -37,7 +48,7 @@ func (s *Server) getKV(ctx context.Context, q request) (storage.KV, error) {
 
 // writeKV answers one stored object. Plain JSON is spliced from the stored
 // bytes; every other output decodes it first.
-func (s *Server) writeKV(w http.ResponseWriter, out output, code int, res registry.Resource, kv storage.KV) {
+func (s *Server) writeKV(w http.ResponseWriter, out output, code int, res *registry.Resource, kv storage.KV) {
 	if out.format == formatJSON && out.view == viewObject {
 		b := withTypeMeta(res.GroupVersionKind(), spliceRV(kv.Value, kv.ModRevision))
 		w.Header().Set("Content-Type", mediaJSON)

@@ -45,7 +45,7 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	b, _ := json.Marshal(info)
-	out, _ := negotiate(r)
+	out, _ := negotiate(r, nil)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(finishJSON(out, b))
 }

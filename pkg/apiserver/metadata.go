@@ -2,23 +2,17 @@ package apiserver
 
 import (
 	"fmt"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
-
-// hasGeneration lists the kinds kube-apiserver keeps metadata.generation
-// for: those whose spec a controller acts on.
-var hasGeneration = map[string]bool{"Deployment": true, "ReplicaSet": true, "Pod": true}
 
 // generateNameSuffix is the length of the random part of a generated
 // name, as kube-apiserver's (web-x7k2p).
@@ -84,7 +78,7 @@ func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, er
 	m.SetSelfLink("")
 	m.SetGeneration(0)
 	q.res.Strategy.PrepareForCreate(obj)
-	if hasGeneration[q.res.Kind] {
+	if q.res.Generation != nil {
 		m.SetGeneration(1)
 	}
 	return m, nil
@@ -92,8 +86,8 @@ func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, er
 
 // keepSystemMeta carries over from old what no write may change: identity,
 // creation time and deletion state; and moves generation as the kind's
-// strategy says (status writes never move it).
-func keepSystemMeta(res registry.Resource, sub string, obj, old runtime.Object) error {
+// rule says. Writes of a part (status) never move it.
+func keepSystemMeta(q request, obj, old runtime.Object) error {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return err
@@ -105,7 +99,7 @@ func keepSystemMeta(res registry.Resource, sub string, obj, old runtime.Object) 
 	// A uid in the body is a precondition, as in kube-apiserver: a write
 	// meant for an earlier object of the same name must not land here.
 	if uid := m.GetUID(); uid != "" && uid != o.GetUID() {
-		return apierrors.NewConflict(schema.GroupResource{Group: res.Group, Resource: res.Resource}, o.GetName(),
+		return apierrors.NewConflict(q.gr(), o.GetName(),
 			//lint:ignore ST1005 kube-apiserver's wording, capital included
 			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, o.GetUID()))
 	}
@@ -118,18 +112,17 @@ func keepSystemMeta(res registry.Resource, sub string, obj, old runtime.Object) 
 	m.SetManagedFields(nil)
 	m.SetSelfLink("")
 	m.SetGeneration(o.GetGeneration())
-	if hasGeneration[res.Kind] && sub != "status" && res.Strategy.GenerationChanged(obj, old) {
+	ownRules := q.sub != nil && q.sub.View == nil
+	if q.res.Generation != nil && !ownRules && q.res.Generation(obj, old) {
 		m.SetGeneration(o.GetGeneration() + 1)
 	}
 	return nil
 }
 
 // invalid turns validation errors into kube-apiserver's 422.
-func invalid(res registry.Resource, name string, errs field.ErrorList) error {
+func invalid(res *registry.Resource, name string, errs field.ErrorList) error {
 	if len(errs) == 0 {
 		return nil
 	}
 	return apierrors.NewInvalid(res.GroupVersionKind().GroupKind(), name, errs)
 }
-
-func secondsDuration(s int64) time.Duration { return time.Duration(s) * time.Second }

@@ -4,6 +4,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 // format is the encoding of a response body.
@@ -34,6 +36,8 @@ type output struct {
 	includeObject string
 	// pretty indents JSON, as kube-apiserver does for curl.
 	pretty bool
+	// table renders the resource's Tables; nil where there is none.
+	table registry.TableFunc
 }
 
 const (
@@ -55,9 +59,10 @@ func (o output) contentType() string {
 
 // negotiate reads the Accept header the way kube-apiserver does for the
 // types miniapi serves: the first acceptable entry wins. Table and
-// PartialObjectMetadata views are answered in JSON.
-func negotiate(r *http.Request) (output, error) {
-	out := output{includeObject: r.URL.Query().Get("includeObject")}
+// PartialObjectMetadata views are answered in JSON; table renders the
+// Tables of the resource asked for (nil where none is served).
+func negotiate(r *http.Request, table registry.TableFunc) (output, error) {
+	out := output{includeObject: r.URL.Query().Get("includeObject"), table: table}
 	if out.includeObject == "" {
 		out.includeObject = "Metadata"
 	}

@@ -25,7 +25,7 @@ func TestNegotiate(t *testing.T) {
 	for _, c := range cases {
 		r := httptest.NewRequest("GET", "/api/v1/pods", nil)
 		r.Header.Set("Accept", c.accept)
-		out, err := negotiate(r)
+		out, err := negotiate(r, nil)
 		if (err != nil) != c.fail {
 			t.Errorf("%q: err %v", c.accept, err)
 			continue

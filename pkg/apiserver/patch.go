@@ -105,7 +105,7 @@ func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, ne
 
 // patch answers PATCH of an object or its status or scale.
 func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
-	out, dryRun, err := negotiateWrite(r)
+	out, dryRun, err := negotiateWrite(r, q)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -115,8 +115,8 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
-	if q.subresource == "scale" {
-		s.patchScale(w, r, q, out, p, dryRun)
+	if q.sub != nil && q.sub.View != nil {
+		s.patchView(w, r, q, out, p, dryRun)
 		return
 	}
 	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
@@ -136,7 +136,7 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		}
 		return obj, nil
 	})
-	if apierrors.IsNotFound(err) && p.typ == applyPatchType && q.subresource == "" {
+	if apierrors.IsNotFound(err) && p.typ == applyPatchType && q.sub == nil {
 		s.applyCreate(w, r, q, out, p, dryRun)
 		return
 	}

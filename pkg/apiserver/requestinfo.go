@@ -11,17 +11,16 @@ import (
 
 // request is what a resource path names.
 type request struct {
-	res         registry.Resource
+	res         *registry.Resource
 	namespace   string // "" for cluster-scoped kinds and all-namespace lists
 	name        string // "" for collections
-	subresource string // "", "status", "scale", "finalize"
+	subresource string // "", "status", "scale", "finalize"...
+	sub         *registry.Subresource
 }
 
 // gr is the request's group and resource, as errors name them
 // (deployments.apps).
-func (q request) gr() schema.GroupResource {
-	return schema.GroupResource{Group: q.res.Group, Resource: q.res.Resource}
-}
+func (q request) gr() schema.GroupResource { return q.res.GroupResource() }
 
 // key is the store key of the named object.
 func (q request) key() string { return objectKey(q.res, q.namespace, q.name) }
@@ -33,25 +32,26 @@ func (q request) key() string { return objectKey(q.res, q.namespace, q.name) }
 //
 // namespaces/NS/SUB (a namespace's status or finalize) is told apart from a
 // namespaced collection by whether SUB is a namespaced resource.
-func parseResourcePath(group, version string, segs []string) (request, error) {
-	notFound := errPathNotFound()
+func (s *Server) parseResourcePath(group, version string, segs []string) (request, error) {
+	lookup := func(resource string) (*registry.Resource, bool) {
+		return s.reg.Lookup(schema.GroupVersionResource{Group: group, Version: version, Resource: resource})
+	}
 	if len(segs) >= 3 && segs[0] == "namespaces" {
-		if res, ok := registry.Lookup(group, version, segs[2]); ok && res.Namespaced {
-			q := request{res: res, namespace: segs[1]}
-			return withNameAndSub(q, segs[3:], notFound)
+		if res, ok := lookup(segs[2]); ok && res.Namespaced {
+			return withNameAndSub(request{res: res, namespace: segs[1]}, segs[3:])
 		}
 	}
 	if len(segs) == 0 {
-		return request{}, notFound
+		return request{}, errPathNotFound()
 	}
-	res, ok := registry.Lookup(group, version, segs[0])
+	res, ok := lookup(segs[0])
 	if !ok {
-		return request{}, notFound
+		return request{}, errPathNotFound()
 	}
-	return withNameAndSub(request{res: res}, segs[1:], notFound)
+	return withNameAndSub(request{res: res}, segs[1:])
 }
 
-func withNameAndSub(q request, rest []string, notFound error) (request, error) {
+func withNameAndSub(q request, rest []string) (request, error) {
 	switch len(rest) {
 	case 0:
 		return q, nil
@@ -59,14 +59,14 @@ func withNameAndSub(q request, rest []string, notFound error) (request, error) {
 		q.name = rest[0]
 	case 2:
 		q.name, q.subresource = rest[0], rest[1]
-		if !q.res.HasSubresource(q.subresource) && !(q.res.Resource == "namespaces" && q.subresource == "finalize") {
-			return request{}, notFound
+		if q.sub = q.res.Subresources[q.subresource]; q.sub == nil {
+			return request{}, errPathNotFound()
 		}
 	default:
-		return request{}, notFound
+		return request{}, errPathNotFound()
 	}
 	if q.name == "" {
-		return request{}, notFound
+		return request{}, errPathNotFound()
 	}
 	return q, nil
 }
@@ -82,8 +82,17 @@ func splitPath(p string) []string {
 	return out
 }
 
-// isWatch reports whether a GET is a watch.
+// isWatch reports whether a GET is a watch. As in kube-apiserver, the
+// parameter's presence asks for one whatever its value (true, True, 1,
+// yes, empty), except "0" and "false".
 func isWatch(r *http.Request) bool {
-	v := r.URL.Query().Get("watch")
-	return v == "true" || v == "1"
+	values, ok := r.URL.Query()["watch"]
+	if !ok {
+		return false
+	}
+	v := ""
+	if len(values) > 0 {
+		v = values[0]
+	}
+	return v != "0" && v != "false"
 }

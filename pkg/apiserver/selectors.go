@@ -25,7 +25,7 @@ func (sel selector) empty() bool { return sel.labels.Empty() && sel.fields.Empty
 
 // parseSelector reads labelSelector and fieldSelector, refusing field
 // labels the kind does not support with kube-apiserver's message.
-func parseSelector(r *http.Request, res registry.Resource) (selector, error) {
+func parseSelector(r *http.Request, res *registry.Resource) (selector, error) {
 	query := r.URL.Query()
 	ls, err := labels.Parse(query.Get("labelSelector"))
 	if err != nil {
@@ -35,7 +35,7 @@ func parseSelector(r *http.Request, res registry.Resource) (selector, error) {
 	if err != nil {
 		return selector{}, apierrors.NewBadRequest(err.Error())
 	}
-	supported := res.Strategy.FieldSet(res.New())
+	supported := res.Fields(res.New())
 	for _, req := range fs.Requirements() {
 		if _, ok := supported[req.Field]; !ok {
 			return selector{}, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", req.Field))
@@ -45,7 +45,7 @@ func parseSelector(r *http.Request, res registry.Resource) (selector, error) {
 }
 
 // matches reports whether obj is selected.
-func (sel selector) matches(res registry.Resource, obj runtime.Object) bool {
+func (sel selector) matches(res *registry.Resource, obj runtime.Object) bool {
 	if sel.empty() {
 		return true
 	}
@@ -56,7 +56,7 @@ func (sel selector) matches(res registry.Resource, obj runtime.Object) bool {
 	if !sel.labels.Matches(labels.Set(m.GetLabels())) {
 		return false
 	}
-	return sel.fields.Empty() || sel.fields.Matches(res.Strategy.FieldSet(obj))
+	return sel.fields.Empty() || sel.fields.Matches(res.Fields(obj))
 }
 
 // exactName is the name a fieldSelector pins with metadata.name=X, if any.

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"net/http/httptest"
 	"testing"
 
@@ -8,10 +9,10 @@ import (
 )
 
 func TestSelectorNarrowsNamespace(t *testing.T) {
-	pods, _ := registry.Lookup("", "v1", "pods")
-	nodes, _ := registry.Lookup("", "v1", "nodes")
+	pods, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	nodes, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "nodes"})
 	cases := []struct {
-		res      registry.Resource
+		res      *registry.Resource
 		ns, qs   string
 		wantNS   string
 		wantName string

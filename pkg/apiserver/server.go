@@ -23,6 +23,9 @@ import (
 type Config struct {
 	// Store holds the objects. Required.
 	Store storage.Store
+	// Registry is the set of served resources; the built-in kinds when
+	// nil.
+	Registry *registry.Registry
 	// Logger gets one line per request; slog.Default() when nil.
 	Logger *slog.Logger
 	// Metrics are served at /metrics; a fresh set on its own registry
@@ -37,6 +40,7 @@ type Config struct {
 // Server is the HTTP API. It is an http.Handler.
 type Server struct {
 	store   storage.Store
+	reg     *registry.Registry
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
@@ -59,7 +63,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("apiserver: Config.Store is required")
 	}
-	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
+	s := &Server{store: cfg.Store, reg: cfg.Registry, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
+	if s.reg == nil {
+		s.reg = registry.NewBuiltin()
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -97,7 +104,6 @@ func (s *Server) EndWatches(ctx context.Context) error {
 
 // routes maps every served path to its handler.
 func (s *Server) routes(profiling bool) *mux.Router {
-	resources := registry.All()
 	r := mux.NewRouter()
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeError(w, errPathNotFound()) })
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -117,9 +123,13 @@ func (s *Server) routes(profiling bool) *mux.Router {
 		r.PathPrefix("/debug/pprof/").HandlerFunc(pprof.Index)
 	}
 
-	r.PathPrefix("/openapi/").Handler(newLazyHandler(func() (http.Handler, error) { return openapi.NewHandler(resources) }))
+	openAPI := newDerivedHandler(s.reg, openapi.NewHandler)
+	// Build the OpenAPI documents now, in the background: the server is
+	// ready before they are, and a request for them waits.
+	go func() { _, _ = openAPI.current() }()
+	r.PathPrefix("/openapi/").Handler(openAPI)
 
-	disc := discovery.NewHandler(resources)
+	disc := newDerivedHandler(s.reg, discovery.NewHandler)
 	for _, p := range []string{"/api", "/api/v1", "/apis", "/apis/{group}", "/apis/{group}/{version}"} {
 		r.Handle(p, disc).Methods(http.MethodGet, http.MethodHead)
 	}
@@ -135,32 +145,43 @@ func (s *Server) routes(profiling bool) *mux.Router {
 	return r
 }
 
-// lazyHandler builds a handler in the background, so that the server is
-// ready before an expensive document (OpenAPI) is; requests for it wait.
-type lazyHandler struct {
-	ready chan struct{}
-	h     http.Handler
-	err   error
+// derivedHandler serves documents derived from the registry (discovery,
+// OpenAPI), built when first asked for and built again whenever the
+// registry has changed since.
+type derivedHandler struct {
+	reg   *registry.Registry
+	build func([]*registry.Resource) (http.Handler, error)
+
+	mu  sync.Mutex // held while building, so concurrent requests wait for one build
+	gen uint64     // the registry generation h was built from
+	h   http.Handler
 }
 
-func newLazyHandler(build func() (http.Handler, error)) *lazyHandler {
-	l := &lazyHandler{ready: make(chan struct{})}
-	go func() {
-		defer close(l.ready)
-		l.h, l.err = build()
-	}()
-	return l
+func newDerivedHandler(reg *registry.Registry, build func([]*registry.Resource) (http.Handler, error)) *derivedHandler {
+	return &derivedHandler{reg: reg, build: build}
 }
 
-func (l *lazyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	select {
-	case <-l.ready:
-	case <-r.Context().Done():
+// current is the handler for the registry as it is now.
+func (d *derivedHandler) current() (http.Handler, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	gen := d.reg.Generation()
+	if d.h != nil && d.gen == gen {
+		return d.h, nil
+	}
+	h, err := d.build(d.reg.All())
+	if err != nil {
+		return nil, err
+	}
+	d.h, d.gen = h, gen
+	return h, nil
+}
+
+func (d *derivedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, err := d.current()
+	if err != nil {
+		writeError(w, apierrors.NewInternalError(err))
 		return
 	}
-	if l.err != nil {
-		writeError(w, apierrors.NewInternalError(l.err))
-		return
-	}
-	l.h.ServeHTTP(w, r)
+	h.ServeHTTP(w, r)
 }

@@ -80,7 +80,7 @@ func withTypeMeta(gvk schema.GroupVersionKind, value []byte) []byte {
 
 // decodeStored turns a stored key into its typed object, with kind,
 // apiVersion and resourceVersion set.
-func decodeStored(r registry.Resource, kv storage.KV) (runtime.Object, error) {
+func decodeStored(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
 	obj := r.New()
 	if err := json.Unmarshal(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)

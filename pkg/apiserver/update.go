@@ -6,18 +6,23 @@ import (
 	"errors"
 	"net/http"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// update answers PUT of an object, its status, or a namespace's finalize.
+// update answers PUT of an object, of a part of it (status, finalize), or
+// of a view of it (scale).
 func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
-	out, dryRun, err := negotiateWrite(r)
+	out, dryRun, err := negotiateWrite(r, q)
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	if q.sub != nil && q.sub.View != nil {
+		s.updateView(w, r, q, out, dryRun)
 		return
 	}
 	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New)
@@ -34,11 +39,6 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
 	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
 		if err := checkRV(q, cur, precondition); err != nil {
 			return nil, err
-		}
-		if q.subresource == "finalize" {
-			ns := cur.(*corev1.Namespace)
-			ns.Spec.Finalizers = dec.obj.(*corev1.Namespace).Spec.Finalizers
-			return ns, nil
 		}
 		return dec.obj.DeepCopyObject(), nil
 	})
@@ -73,9 +73,10 @@ const maxUpdateAttempts = 16
 // produce the new state, apply the kind's rules (what a subresource may
 // change, system metadata, generation, validation), and store it with
 // compare-and-swap. A write that changes nothing stores nothing and keeps
-// the resourceVersion; a write that removes the last finalizer of an object
-// being deleted deletes it.
+// the resourceVersion; a write that removes the last thing keeping an
+// object being deleted deletes it.
 func (s *Server) applyUpdate(ctx context.Context, q request, dryRun bool, mutate mutateFunc) (runtime.Object, error) {
+	prepare, validate := updateRules(q)
 	for attempt := 1; ; attempt++ {
 		kv, err := s.getKV(ctx, q)
 		if err != nil {
@@ -90,22 +91,14 @@ func (s *Server) applyUpdate(ctx context.Context, q request, dryRun bool, mutate
 			return nil, err
 		}
 		obj.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
-		switch q.subresource {
-		case "status":
-			q.res.Strategy.PrepareForStatusUpdate(obj, cur)
-		case "finalize":
-			// mutate changed only spec.finalizers, which the main
-			// resource's PrepareForUpdate would put back.
-		default:
-			q.res.Strategy.PrepareForUpdate(obj, cur)
-		}
-		if err := keepSystemMeta(q.res, q.subresource, obj, cur); err != nil {
+		prepare(obj, cur)
+		if err := keepSystemMeta(q, obj, cur); err != nil {
 			return nil, err
 		}
-		if err := invalid(q.res, q.name, q.res.Strategy.ValidateUpdate(obj, cur)); err != nil {
+		if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
 			return nil, err
 		}
-		if deleteDuringUpdate(obj, cur) {
+		if q.res.Deleter().Released(obj) && deletionStarted(obj) {
 			if dryRun {
 				return obj, nil
 			}
@@ -138,21 +131,17 @@ func (s *Server) applyUpdate(ctx context.Context, q request, dryRun bool, mutate
 	}
 }
 
-// deleteDuringUpdate reports whether a write to an object being deleted
-// removed the last thing keeping it: its finalizers (and, for namespaces,
-// spec.finalizers). Pods waiting out a grace period stay until deleted.
-func deleteDuringUpdate(obj, old runtime.Object) bool {
+// updateRules are the prepare and validate steps of a write: a part's own
+// (status, finalize), or the main resource's for the object and its views.
+func updateRules(q request) (prepare func(obj, old runtime.Object), validate func(obj, old runtime.Object) field.ErrorList) {
+	if q.sub != nil && q.sub.PrepareForUpdate != nil {
+		return q.sub.PrepareForUpdate, q.sub.ValidateUpdate
+	}
+	return q.res.Strategy.PrepareForUpdate, q.res.Strategy.ValidateUpdate
+}
+
+// deletionStarted reports whether obj has a deletionTimestamp.
+func deletionStarted(obj runtime.Object) bool {
 	m, err := meta.Accessor(obj)
-	if err != nil || m.GetDeletionTimestamp() == nil || len(m.GetFinalizers()) > 0 {
-		return false
-	}
-	if ns, ok := obj.(*corev1.Namespace); ok {
-		return len(ns.Spec.Finalizers) == 0
-	}
-	o, err := meta.Accessor(old)
-	if err != nil {
-		return false
-	}
-	g := o.GetDeletionGracePeriodSeconds()
-	return g != nil && *g == 0
+	return err == nil && m.GetDeletionTimestamp() != nil
 }

@@ -52,7 +52,7 @@ func readWatchParams(r *http.Request, q request) (watchParams, error) {
 // "", "0" and sendInitialEvents), until the client leaves, timeoutSeconds
 // passes, the store ends the watch, or the server shuts down.
 func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r)
+	out, err := negotiate(r, q.res.Table)
 	if err != nil {
 		writeError(w, err)
 		return

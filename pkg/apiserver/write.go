@@ -11,8 +11,8 @@ import (
 
 // negotiateWrite reads what every write request says before its body: the
 // answer's format and whether it is a dry run.
-func negotiateWrite(r *http.Request) (out output, dryRun bool, err error) {
-	if out, err = negotiate(r); err != nil {
+func negotiateWrite(r *http.Request, q request) (out output, dryRun bool, err error) {
+	if out, err = negotiate(r, q.res.Table); err != nil {
 		return output{}, false, err
 	}
 	dryRun, err = isDryRun(r)

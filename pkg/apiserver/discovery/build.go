@@ -33,11 +33,11 @@ type encoded struct {
 type groupVersions struct {
 	groups   []string
 	versions map[string][]string
-	members  map[string][]registry.Resource // keyed by group + "/" + version
+	members  map[string][]*registry.Resource // keyed by group + "/" + version
 }
 
-func collect(resources []registry.Resource) groupVersions {
-	gv := groupVersions{versions: map[string][]string{}, members: map[string][]registry.Resource{}}
+func collect(resources []*registry.Resource) groupVersions {
+	gv := groupVersions{versions: map[string][]string{}, members: map[string][]*registry.Resource{}}
 	for _, r := range resources {
 		key := r.Group + "/" + r.Version
 		if _, seen := gv.versions[r.Group]; !seen {
@@ -54,7 +54,7 @@ func collect(resources []registry.Resource) groupVersions {
 	return gv
 }
 
-func build(resources []registry.Resource) (*documents, error) {
+func build(resources []*registry.Resource) (*documents, error) {
 	gv := collect(resources)
 	d := &documents{legacy: map[string][]byte{}, aggregated: map[string]encoded{}}
 	add := func(path string, v interface{}) error {

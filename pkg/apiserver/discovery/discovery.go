@@ -2,8 +2,8 @@
 // /apis, /apis/<group> and /apis/<group>/<version>, in the legacy form and
 // in the aggregated form (apidiscovery.k8s.io/v2) kubectl asks for first.
 //
-// Basics: every document is built once from the registry table and encoded
-// once; requests only pick one and write it. A client that sends
+// Basics: every document is built once from the registry's resources and
+// encoded once; requests only pick one and write it. A client that sends
 // `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`
 // to /api or /apis gets the aggregated list (two requests describe the
 // whole server); any other client gets the legacy documents.
@@ -20,15 +20,11 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
-// NewHandler returns the handler for the discovery paths.
-func NewHandler(resources []registry.Resource) http.Handler {
-	docs, err := build(resources)
-	if err != nil {
-		// The inputs are the static registry table: a failure here is a
-		// programming error caught by the package's tests.
-		panic(err)
-	}
-	return docs
+// NewHandler returns the handler for the discovery paths of resources.
+// The documents are built now; a server whose resources change builds a
+// new handler.
+func NewHandler(resources []*registry.Resource) (http.Handler, error) {
+	return build(resources)
 }
 
 // ServeHTTP answers GET (and HEAD) for the discovery paths.

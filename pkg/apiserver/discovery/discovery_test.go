@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 
@@ -35,7 +37,7 @@ func get(t *testing.T, h http.Handler, path, accept string, header ...string) *h
 }
 
 func TestAggregatedApps(t *testing.T) {
-	h := NewHandler(registry.All())
+	h := mustHandler(t)
 	rec := get(t, h, "/apis", kubectlAccept)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != AggregatedContentType {
 		t.Fatalf("status %d, content type %q", rec.Code, rec.Header().Get("Content-Type"))
@@ -76,7 +78,7 @@ func TestAggregatedApps(t *testing.T) {
 }
 
 func TestAggregatedCoreAndCaching(t *testing.T) {
-	h := NewHandler(registry.All())
+	h := mustHandler(t)
 	rec := get(t, h, "/api", kubectlAccept)
 	var list apidiscoveryv2.APIGroupDiscoveryList
 	if err := json.Unmarshal(rec.Body.Bytes(), &list); err != nil {
@@ -105,7 +107,7 @@ func TestAggregatedCoreAndCaching(t *testing.T) {
 }
 
 func TestLegacyDocuments(t *testing.T) {
-	h := NewHandler(registry.All())
+	h := mustHandler(t)
 	api := get(t, h, "/api", "application/json")
 	if api.Header().Get("Content-Type") != "application/json" {
 		t.Errorf("content type %q", api.Header().Get("Content-Type"))
@@ -143,7 +145,7 @@ func TestLegacyDocuments(t *testing.T) {
 }
 
 func TestNotFoundAndNotAcceptable(t *testing.T) {
-	h := NewHandler(registry.All())
+	h := mustHandler(t)
 	for _, path := range []string{"/apis/batch", "/apis/apps/v2", "/api/v2"} {
 		rec := get(t, h, path, "application/json")
 		var s metav1.Status
@@ -172,7 +174,7 @@ func TestStorageVersionHashMatchesKube(t *testing.T) {
 // TestClientGoUsesAggregated drives client-go's discovery client, which
 // kubectl uses, and checks that it learns everything from two requests.
 func TestClientGoUsesAggregated(t *testing.T) {
-	h := NewHandler(registry.All())
+	h := mustHandler(t)
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
@@ -194,10 +196,21 @@ func TestClientGoUsesAggregated(t *testing.T) {
 		}
 	}
 	sort.Strings(got)
-	want := "apps/v1 deployments,apps/v1 deployments/scale,apps/v1 deployments/status,apps/v1 replicasets,apps/v1 replicasets/scale,apps/v1 replicasets/status," +
-		"v1 events,v1 namespaces,v1 namespaces/status,v1 nodes,v1 nodes/status,v1 pods,v1 pods/status"
-	if strings.Join(got, ",") != want {
-		t.Errorf("resources = %v", got)
+	// Every resource and subresource of the registry, as client-go names them.
+	var want []string
+	for _, r := range registry.Builtin() {
+		gv := schema.GroupVersion{Group: r.Group, Version: r.Version}.String()
+		want = append(want, gv+" "+r.Resource)
+		for sub := range r.Subresources {
+			want = append(want, gv+" "+r.Resource+"/"+sub)
+		}
+	}
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("resources:\n got %v\nwant %v", got, want)
+	}
+	if !strings.Contains(strings.Join(got, ","), "v1 namespaces/finalize,v1 namespaces/status") {
+		t.Errorf("namespaces/finalize is not listed: %v", got)
 	}
 	if n := requests.Load(); n != 2 {
 		t.Errorf("client-go sent %d requests, want 2 (aggregated discovery)", n)
@@ -216,7 +229,7 @@ func TestClientGoUsesAggregated(t *testing.T) {
 // TestClientGoProtobufConfig: clients configured for protobuf (as typed
 // clientsets often are) still get the aggregated JSON, which they accept.
 func TestClientGoProtobufConfig(t *testing.T) {
-	srv := httptest.NewServer(NewHandler(registry.All()))
+	srv := httptest.NewServer(mustHandler(t))
 	defer srv.Close()
 	cfg := &rest.Config{Host: srv.URL, ContentConfig: rest.ContentConfig{ContentType: "application/vnd.kubernetes.protobuf"}}
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
@@ -234,4 +247,13 @@ func TestClientGoProtobufConfig(t *testing.T) {
 	if got := strings.Join(names, ","); got != "=v1,apps=apps/v1" {
 		t.Errorf("groups = %s", got)
 	}
+}
+
+func mustHandler(t *testing.T) http.Handler {
+	t.Helper()
+	h, err := NewHandler(registry.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

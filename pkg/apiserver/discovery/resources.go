@@ -9,33 +9,34 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
-// Verbs of a main resource, in kube-apiserver's (alphabetical) order.
-// Namespaces have no deletecollection in Kubernetes.
-var (
-	allVerbs         = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
-	namespaceVerbs   = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
-	subresourceVerbs = []string{"get", "patch", "update"}
-)
-
-func verbs(r registry.Resource) []string {
-	if r.Group == "" && r.Resource == "namespaces" {
-		return namespaceVerbs
+// verbs of a main resource, in kube-apiserver's (alphabetical) order.
+func verbs(r *registry.Resource) []string {
+	if r.Verbs != nil {
+		return r.Verbs
 	}
-	return allVerbs
+	return registry.AllVerbs
 }
 
-// subresourceKind is the kind a subresource answers with: Scale in
-// autoscaling/v1 for scale, the resource's own kind otherwise.
-func subresourceKind(r registry.Resource, sub string) (group, version, kind string) {
-	if sub == "scale" {
-		return "autoscaling", "v1", "Scale"
+// subresourceVerbs are the verbs a subresource lists.
+func subresourceVerbs(s *registry.Subresource) []string {
+	if s.Verbs != nil {
+		return s.Verbs
+	}
+	return registry.SubresourceVerbs
+}
+
+// subresourceKind is the kind a subresource answers with (Scale in
+// autoscaling/v1), or the resource's own kind with no group and version.
+func subresourceKind(r *registry.Resource, s *registry.Subresource) (group, version, kind string) {
+	if s.Kind.Kind != "" {
+		return s.Kind.Group, s.Kind.Version, s.Kind.Kind
 	}
 	return "", "", r.Kind
 }
 
 // resourceList is the legacy APIResourceList of one group version: each
 // resource followed by its subresources.
-func resourceList(groupVersion string, members []registry.Resource) metav1.APIResourceList {
+func resourceList(groupVersion string, members []*registry.Resource) metav1.APIResourceList {
 	list := metav1.APIResourceList{
 		TypeMeta:     metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
 		GroupVersion: groupVersion,
@@ -47,20 +48,24 @@ func resourceList(groupVersion string, members []registry.Resource) metav1.APIRe
 			Verbs: verbs(r), ShortNames: r.ShortNames, Categories: r.Categories,
 			StorageVersionHash: storageVersionHash(r.Group, r.Version, r.Kind),
 		})
-		for _, sub := range sortedSubresources(r) {
+		for _, name := range sortedSubresources(r) {
+			sub := r.Subresources[name]
 			g, v, k := subresourceKind(r, sub)
 			list.APIResources = append(list.APIResources, metav1.APIResource{
-				Name: r.Resource + "/" + sub, Namespaced: r.Namespaced, Group: g, Version: v, Kind: k, Verbs: subresourceVerbs,
+				Name: r.Resource + "/" + name, Namespaced: r.Namespaced, Group: g, Version: v, Kind: k, Verbs: subresourceVerbs(sub),
 			})
 		}
 	}
 	return list
 }
 
-func sortedSubresources(r registry.Resource) []string {
-	subs := append([]string(nil), r.Subresources...)
-	sort.Strings(subs)
-	return subs
+func sortedSubresources(r *registry.Resource) []string {
+	names := make([]string, 0, len(r.Subresources))
+	for name := range r.Subresources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // aggregatedList is the APIGroupDiscoveryList for /api (core only) or
@@ -87,7 +92,7 @@ func aggregatedList(gv groupVersions, core bool) apidiscoveryv2.APIGroupDiscover
 	return list
 }
 
-func resourceDiscovery(r registry.Resource) apidiscoveryv2.APIResourceDiscovery {
+func resourceDiscovery(r *registry.Resource) apidiscoveryv2.APIResourceDiscovery {
 	scope := apidiscoveryv2.ScopeCluster
 	if r.Namespaced {
 		scope = apidiscoveryv2.ScopeNamespace
@@ -101,10 +106,11 @@ func resourceDiscovery(r registry.Resource) apidiscoveryv2.APIResourceDiscovery 
 		ShortNames:       r.ShortNames,
 		Categories:       r.Categories,
 	}
-	for _, sub := range sortedSubresources(r) {
+	for _, name := range sortedSubresources(r) {
+		sub := r.Subresources[name]
 		g, v, k := subresourceKind(r, sub)
 		d.Subresources = append(d.Subresources, apidiscoveryv2.APISubresourceDiscovery{
-			Subresource: sub, ResponseKind: &metav1.GroupVersionKind{Group: g, Version: v, Kind: k}, Verbs: subresourceVerbs,
+			Subresource: name, ResponseKind: &metav1.GroupVersionKind{Group: g, Version: v, Kind: k}, Verbs: subresourceVerbs(sub),
 		})
 	}
 	return d

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -30,11 +29,10 @@ func gvPath(group, version string) string {
 	return "apis/" + group + "/" + version
 }
 
-func buildModel(resources []registry.Resource, v3 bool) model {
+func buildModel(resources []*registry.Resource, v3 bool) model {
 	d := newDefinitions(v3)
 	m := model{paths: map[string][]pathItem{}}
 	d.addKind(reflect.TypeFor[metav1.Status](), schema.GroupVersionKind{Version: "v1", Kind: "Status"})
-	d.addKind(reflect.TypeFor[autoscalingv1.Scale](), schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"})
 	d.named(reflect.TypeFor[metav1.Patch]())
 	for _, r := range resources {
 		kind := d.addKind(reflect.TypeOf(r.New()), r.GroupVersionKind())
@@ -50,7 +48,7 @@ func buildModel(resources []registry.Resource, v3 bool) model {
 		if _, seen := m.paths[gv]; !seen {
 			m.groupVersions = append(m.groupVersions, gv)
 		}
-		m.paths[gv] = append(m.paths[gv], pathsFor(r, kind, list)...)
+		m.paths[gv] = append(m.paths[gv], pathsFor(d, r, kind, list)...)
 	}
 	m.defs = d.finish()
 	return m

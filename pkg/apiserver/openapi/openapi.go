@@ -71,7 +71,7 @@ type handler struct {
 
 // NewHandler returns the handler for /openapi/v2, /openapi/v3 and
 // /openapi/v3/<group-version path>.
-func NewHandler(resources []registry.Resource) (http.Handler, error) {
+func NewHandler(resources []*registry.Resource) (http.Handler, error) {
 	h := &handler{v3: map[string]document{}, built: time.Now().Truncate(time.Second)}
 	var err error
 	if h.v2, err = newDocument(buildModel(resources, false).swagger()); err != nil {

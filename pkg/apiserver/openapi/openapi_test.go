@@ -31,7 +31,7 @@ var (
 // newHandler builds the handler once for all tests: it is read-only.
 func newHandler(t *testing.T) http.Handler {
 	t.Helper()
-	sharedOnce.Do(func() { sharedHandler, sharedErr = NewHandler(registry.All()) })
+	sharedOnce.Do(func() { sharedHandler, sharedErr = NewHandler(registry.Builtin()) })
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
 	}

@@ -1,6 +1,8 @@
 package openapi
 
 import (
+	"reflect"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -44,10 +46,7 @@ const (
 	statusDef        = "io.k8s.apimachinery.pkg.apis.meta.v1.Status"
 	deleteOptionsDef = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 	patchDef         = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch"
-	scaleDef         = "io.k8s.api.autoscaling.v1.Scale"
 )
-
-var scaleGVK = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
 func query(name, typ, description string) param {
 	return param{name: name, in: "query", typ: typ, description: description}
@@ -86,7 +85,7 @@ type opNames struct {
 	namespaced string
 }
 
-func namesFor(r registry.Resource) opNames {
+func namesFor(r *registry.Resource) opNames {
 	group := r.Group
 	if group == "" {
 		group = "core"
@@ -118,7 +117,7 @@ func withParams(lists ...[]param) []param {
 
 // pathsFor lists the paths of one resource: its collection, its items,
 // its subresources and, for namespaced kinds, the all-namespaces list.
-func pathsFor(r registry.Resource, kindDef, listDef string) []pathItem {
+func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []pathItem {
 	base := "/apis/" + r.Group + "/" + r.Version
 	if r.Group == "" {
 		base = "/api/" + r.Version
@@ -142,13 +141,14 @@ func pathsFor(r registry.Resource, kindDef, listDef string) []pathItem {
 		}},
 		{path: collection + "/{name}", params: append([]param{nameParam}, common...), ops: itemOps(n, "", kindDef, gvk, true)},
 	}
-	for _, sub := range r.Subresources {
-		def, subGVK, suffix := kindDef, gvk, title(sub)
-		if sub == "scale" {
-			def, subGVK = scaleDef, scaleGVK
+	for _, name := range subresourceNames(r) {
+		sub := r.Subresources[name]
+		def, subGVK := kindDef, gvk
+		if sub.View != nil {
+			def, subGVK = d.addKind(reflect.TypeOf(sub.View.New()), sub.Kind), sub.Kind
 		}
-		items = append(items, pathItem{path: collection + "/{name}/" + sub, params: append([]param{nameParam}, common...),
-			ops: itemOps(n, suffix, def, subGVK, false)})
+		items = append(items, pathItem{path: collection + "/{name}/" + name, params: append([]param{nameParam}, common...),
+			ops: servedOps(sub, itemOps(n, title(name), def, subGVK, false))})
 	}
 	if r.Namespaced {
 		items = append(items, pathItem{path: base + "/" + r.Resource, params: []param{prettyParam}, ops: []operation{
@@ -157,6 +157,31 @@ func pathsFor(r registry.Resource, kindDef, listDef string) []pathItem {
 		}})
 	}
 	return items
+}
+
+// subresourceNames are the subresources to describe, in name order; those
+// miniapi can never serve are left out.
+func subresourceNames(r *registry.Resource) []string {
+	var names []string
+	for name, sub := range r.Subresources {
+		if sub.Unavailable == "" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// servedOps keeps the operations whose verb sub serves.
+func servedOps(sub *registry.Subresource, ops []operation) []operation {
+	verbOf := map[string]string{"get": "get", "put": "update", "patch": "patch", "post": "create"}
+	var out []operation
+	for _, op := range ops {
+		if sub.Serves(verbOf[op.method]) {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // itemOps are read, replace and patch of an object or subresource, and

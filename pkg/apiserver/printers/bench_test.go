@@ -27,7 +27,7 @@ func BenchmarkPodListTable(b *testing.B) {
 	list := podList(1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		table, err := Table(list, now)
+		table, err := Pods(list, now)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,8 +17,8 @@ var (
 	podFailedConditions    = []metav1.TableRowCondition{{Type: metav1.RowCompleted, Status: metav1.ConditionTrue, Reason: string(corev1.PodFailed), Message: "The pod failed."}}
 )
 
-func podRowConditions(pod *corev1.Pod) []metav1.TableRowCondition {
-	switch pod.Status.Phase {
+func podRowConditions(obj runtime.Object) []metav1.TableRowCondition {
+	switch obj.(*corev1.Pod).Status.Phase {
 	case corev1.PodSucceeded:
 		return podSucceededConditions
 	case corev1.PodFailed:

@@ -12,8 +12,6 @@ import (
 	"fmt"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,73 +24,51 @@ type rowFunc func(obj runtime.Object, now time.Time) ([]interface{}, error)
 type printer struct {
 	columns []metav1.TableColumnDefinition
 	cells   rowFunc
+	// conditions marks a row (finished pods); nil for most kinds.
+	conditions func(obj runtime.Object) []metav1.TableRowCondition
 }
 
-// printerFor picks the printer for a single object of a served kind.
-func printerFor(obj runtime.Object) (printer, bool) {
-	switch obj.(type) {
-	case *corev1.Namespace:
-		return printer{namespaceColumns, namespaceCells}, true
-	case *corev1.Node:
-		return printer{nodeColumns, nodeCells}, true
-	case *corev1.Pod:
-		return printer{podColumns, podCells}, true
-	case *corev1.Event:
-		return printer{eventColumns, eventCells}, true
-	case *appsv1.ReplicaSet:
-		return printer{replicaSetColumns, replicaSetCells}, true
-	case *appsv1.Deployment:
-		return printer{deploymentColumns, deploymentCells}, true
-	}
-	return printer{}, false
-}
-
-// Table returns the Table for obj, a single typed object (*appsv1.Deployment)
-// or a typed list (*appsv1.DeploymentList), with every column including the
-// wide (priority 1) ones. Each row's Object holds the item itself; the
+// The Tables of the built-in kinds, each a registry.TableFunc: obj is a
+// single typed object (*appsv1.Deployment) or a typed list
+// (*appsv1.DeploymentList), and every column is rendered, the wide
+// (priority 1) ones included. Each row's Object holds the item itself; the
 // caller replaces it according to includeObject. now is the time ages are
 // measured against.
-func Table(obj runtime.Object, now time.Time) (*metav1.Table, error) {
-	table := &metav1.Table{TypeMeta: metav1.TypeMeta{Kind: "Table", APIVersion: "meta.k8s.io/v1"}}
-	if meta.IsListType(obj) {
-		return listTable(table, obj, now)
-	}
-	p, ok := printerFor(obj)
-	if !ok {
-		return nil, fmt.Errorf("printers: no table for %T", obj)
-	}
-	row, err := tableRow(p, obj, now)
-	if err != nil {
-		return nil, err
-	}
-	if m, err := meta.Accessor(obj); err == nil {
-		table.ResourceVersion = m.GetResourceVersion()
-	}
-	table.ColumnDefinitions = p.columns
-	table.Rows = []metav1.TableRow{row}
-	return table, nil
-}
+var (
+	Namespaces  = printer{columns: namespaceColumns, cells: namespaceCells}.table
+	Nodes       = printer{columns: nodeColumns, cells: nodeCells}.table
+	Pods        = printer{columns: podColumns, cells: podCells, conditions: podRowConditions}.table
+	Events      = printer{columns: eventColumns, cells: eventCells}.table
+	ReplicaSets = printer{columns: replicaSetColumns, cells: replicaSetCells}.table
+	Deployments = printer{columns: deploymentColumns, cells: deploymentCells}.table
+)
 
-// listTable renders a typed list: one row per item in list order, and the
-// list's resourceVersion and continue token on the Table.
-func listTable(table *metav1.Table, list runtime.Object, now time.Time) (*metav1.Table, error) {
-	p, ok := printerFor(itemOf(list))
-	if !ok {
-		return nil, fmt.Errorf("printers: no table for %T", list)
+// table renders obj, a single object or a list, with p's columns.
+func (p printer) table(obj runtime.Object, now time.Time) (*metav1.Table, error) {
+	table := &metav1.Table{TypeMeta: metav1.TypeMeta{Kind: "Table", APIVersion: "meta.k8s.io/v1"}, ColumnDefinitions: p.columns}
+	if !meta.IsListType(obj) {
+		row, err := p.row(obj, now)
+		if err != nil {
+			return nil, err
+		}
+		if m, err := meta.Accessor(obj); err == nil {
+			table.ResourceVersion = m.GetResourceVersion()
+		}
+		table.Rows = []metav1.TableRow{row}
+		return table, nil
 	}
-	items, err := meta.ExtractList(list)
+	items, err := meta.ExtractList(obj)
 	if err != nil {
-		return nil, fmt.Errorf("printers: %T: %w", list, err)
+		return nil, fmt.Errorf("printers: %T: %w", obj, err)
 	}
-	if lm, err := meta.ListAccessor(list); err == nil {
+	if lm, err := meta.ListAccessor(obj); err == nil {
 		table.ResourceVersion = lm.GetResourceVersion()
 		table.Continue = lm.GetContinue()
 		table.RemainingItemCount = lm.GetRemainingItemCount()
 	}
-	table.ColumnDefinitions = p.columns
 	table.Rows = make([]metav1.TableRow, 0, len(items))
 	for _, item := range items {
-		row, err := tableRow(p, item, now)
+		row, err := p.row(item, now)
 		if err != nil {
 			return nil, err
 		}
@@ -101,34 +77,31 @@ func listTable(table *metav1.Table, list runtime.Object, now time.Time) (*metav1
 	return table, nil
 }
 
-// itemOf returns an empty item of a typed list's kind, so that an empty
-// list still gets its kind's columns.
-func itemOf(list runtime.Object) runtime.Object {
-	switch list.(type) {
-	case *corev1.NamespaceList:
-		return &corev1.Namespace{}
-	case *corev1.NodeList:
-		return &corev1.Node{}
-	case *corev1.PodList:
-		return &corev1.Pod{}
-	case *corev1.EventList:
-		return &corev1.Event{}
-	case *appsv1.ReplicaSetList:
-		return &appsv1.ReplicaSet{}
-	case *appsv1.DeploymentList:
-		return &appsv1.Deployment{}
-	}
-	return list
-}
-
-func tableRow(p printer, obj runtime.Object, now time.Time) (metav1.TableRow, error) {
+func (p printer) row(obj runtime.Object, now time.Time) (metav1.TableRow, error) {
 	cells, err := p.cells(obj, now)
 	if err != nil {
 		return metav1.TableRow{}, err
 	}
 	row := metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}}
-	if pod, ok := obj.(*corev1.Pod); ok {
-		row.Conditions = podRowConditions(pod)
+	if p.conditions != nil {
+		row.Conditions = p.conditions(obj)
 	}
 	return row, nil
+}
+
+// Default is kube-apiserver's Table for a kind without columns of its own:
+// the name and the creation time.
+var Default = printer{columns: defaultColumns, cells: defaultCells}.table
+
+var defaultColumns = []metav1.TableColumnDefinition{
+	nameCol(),
+	col("Created At", "date", ageDoc, 0),
+}
+
+func defaultCells(obj runtime.Object, _ time.Time) ([]interface{}, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	return []interface{}{m.GetName(), m.GetCreationTimestamp().UTC().Format(time.RFC3339)}, nil
 }

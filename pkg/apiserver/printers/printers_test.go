@@ -45,7 +45,7 @@ func cellsJSON(t *testing.T, row metav1.TableRow) string {
 
 func mustTable(t *testing.T, obj runtime.Object) *metav1.Table {
 	t.Helper()
-	table, err := Table(obj, now)
+	table, err := tableFor(obj)(obj, now)
 	if err != nil {
 		t.Fatalf("Table(%T): %v", obj, err)
 	}
@@ -146,12 +146,33 @@ func TestEmptyListKeepsColumns(t *testing.T) {
 	}
 }
 
-func TestUnknownKind(t *testing.T) {
-	if _, err := Table(&corev1.ConfigMap{}, now); err == nil {
-		t.Error("want an error for a kind without a printer")
+// tableFor is the printer of a built-in kind, as its registry entry names it.
+func tableFor(obj runtime.Object) func(runtime.Object, time.Time) (*metav1.Table, error) {
+	switch obj.(type) {
+	case *corev1.Namespace:
+		return Namespaces
+	case *corev1.Node:
+		return Nodes
+	case *corev1.Pod, *corev1.PodList:
+		return Pods
+	case *corev1.Event:
+		return Events
+	case *appsv1.ReplicaSet, *appsv1.ReplicaSetList:
+		return ReplicaSets
+	case *appsv1.Deployment:
+		return Deployments
 	}
-	if _, err := Table(&corev1.ConfigMapList{}, now); err == nil {
-		t.Error("want an error for a list kind without a printer")
+	return Default
+}
+
+func TestDefaultTable(t *testing.T) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", CreationTimestamp: created}}
+	table := mustTable(t, cm)
+	if got, want := header(table.ColumnDefinitions), []string{"Name/string/0/name", "Created At/date/0"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("columns %v, want %v", got, want)
+	}
+	if got, want := cellsJSON(t, table.Rows[0]), `["cfg","2026-11-29T17:29:58Z"]`; got != want {
+		t.Errorf("cells %s, want %s", got, want)
 	}
 }
 

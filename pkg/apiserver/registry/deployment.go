@@ -11,21 +11,34 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
+
+// deployments is apps/v1 deployments.
+func deployments() *Resource {
+	s := deploymentStrategy{}
+	return &Resource{
+		Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment", ListKind: "DeploymentList", Singular: "deployment",
+		ShortNames: []string{"deploy"}, Categories: []string{"all"}, Namespaced: true,
+		New:     func() runtime.Object { return &appsv1.Deployment{} },
+		NewList: func() runtime.Object { return &appsv1.DeploymentList{} },
+
+		Strategy: s,
+		Subresources: map[string]*Subresource{
+			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+			"scale":  scaleSubresource(s.Scale, s.SetReplicas),
+		},
+		Generation: s.GenerationChanged,
+		Table:      printers.Deployments,
+	}
+}
 
 type deploymentStrategy struct{}
-
-var (
-	_ Strategy          = deploymentStrategy{}
-	_ Scaler            = deploymentStrategy{}
-	_ StatusValidator   = deploymentStrategy{}
-	_ GenerationTracker = deploymentStrategy{}
-)
 
 const (
 	defaultRevisionHistoryLimit    = int32(10)
@@ -132,14 +145,6 @@ func (deploymentStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.Er
 func (deploymentStrategy) GenerationChanged(obj, old runtime.Object) bool {
 	d, o := obj.(*appsv1.Deployment), old.(*appsv1.Deployment)
 	return !apiequality.Semantic.DeepEqual(d.Spec, o.Spec) || !apiequality.Semantic.DeepEqual(d.Annotations, o.Annotations)
-}
-
-// TracksGeneration: deployments carry metadata.generation.
-func (deploymentStrategy) TracksGeneration() bool { return true }
-
-// FieldSet offers metadata.name and metadata.namespace.
-func (deploymentStrategy) FieldSet(obj runtime.Object) fields.Set {
-	return objectMetaFields(&obj.(*appsv1.Deployment).ObjectMeta, true)
 }
 
 // Scale returns the deployment's Scale.

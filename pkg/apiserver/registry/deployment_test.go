@@ -274,11 +274,11 @@ func TestDeploymentScale(t *testing.T) {
 		t.Errorf("SetReplicas: %d", *d.Spec.Replicas)
 	}
 	sc.Spec.Replicas = -1
-	wantErrors(t, ValidateScale(sc), "spec.replicas: Invalid value: -1: must be greater than or equal to 0")
+	wantErrors(t, deployments().Subresources["scale"].View.Validate(sc), "spec.replicas: Invalid value: -1: must be greater than or equal to 0")
 }
 
 func TestDeploymentFieldSet(t *testing.T) {
-	got := deploymentStrategy{}.FieldSet(createdDeployment("web"))
+	got := deployments().Fields(createdDeployment("web"))
 	if len(got) != 2 || got["metadata.name"] != "web" || got["metadata.namespace"] != "default" {
 		t.Errorf("FieldSet = %v", got)
 	}

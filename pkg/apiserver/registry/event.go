@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
 
 // Length limits kube-apiserver puts on new-style events.
@@ -24,9 +26,24 @@ const (
 	eventNoteLimit              = 1024
 )
 
-type eventStrategy struct{}
+// events is core/v1 events.
+func events() *Resource {
+	s := eventStrategy{}
+	return &Resource{
+		Version: "v1", Resource: "events", Kind: "Event", ListKind: "EventList", Singular: "event",
+		ShortNames: []string{"ev"}, Namespaced: true,
+		New:     func() runtime.Object { return &corev1.Event{} },
+		NewList: func() runtime.Object { return &corev1.EventList{} },
 
-var _ Strategy = eventStrategy{}
+		Strategy: s,
+		Table:    printers.Events,
+		FieldSet: s.FieldSet,
+		// Events may still be recorded about a namespace being deleted.
+		CreateInTerminatingNamespace: true,
+	}
+}
+
+type eventStrategy struct{}
 
 // PrepareForCreate: events have no defaults and no status to clear.
 func (eventStrategy) PrepareForCreate(obj runtime.Object) {}
@@ -34,9 +51,6 @@ func (eventStrategy) PrepareForCreate(obj runtime.Object) {}
 // PrepareForUpdate: every field may be written (the event recorder
 // patches count and lastTimestamp).
 func (eventStrategy) PrepareForUpdate(obj, old runtime.Object) {}
-
-// PrepareForStatusUpdate: events have no status subresource.
-func (eventStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {}
 
 // Validate checks a new event. Like kube-apiserver for core/v1 events,
 // the name only has to be usable in a URL path (no DNS rule), and the
@@ -54,9 +68,6 @@ func (eventStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	return append(errs, validateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)...)
 }
 
-// GenerationChanged: events have no generation.
-func (eventStrategy) GenerationChanged(obj, old runtime.Object) bool { return false }
-
 // FieldSet offers the involved object's fields, reason, source, type and
 // reporting component, as kube-apiserver.
 func (eventStrategy) FieldSet(obj runtime.Object) fields.Set {
@@ -66,7 +77,7 @@ func (eventStrategy) FieldSet(obj runtime.Object) fields.Set {
 		source = e.ReportingController
 	}
 	io := e.InvolvedObject
-	return mergeFields(objectMetaFields(&e.ObjectMeta, true), fields.Set{
+	return mergeFields(metaFields(e, true), fields.Set{
 		"involvedObject.kind":            io.Kind,
 		"involvedObject.namespace":       io.Namespace,
 		"involvedObject.name":            io.Name,

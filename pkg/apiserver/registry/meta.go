@@ -55,13 +55,13 @@ func validateMetaUpdate(m, old *metav1.ObjectMeta) field.ErrorList {
 	return apimachineryvalidation.ValidateObjectMetaUpdate(filled, old, metadataPath)
 }
 
-// objectMetaFields is what every kind's field selectors offer:
-// metadata.name, and metadata.namespace for namespaced kinds (as
-// kube-apiserver's generic.ObjectMetaFieldsSet).
-func objectMetaFields(m *metav1.ObjectMeta, namespaced bool) fields.Set {
-	s := fields.Set{"metadata.name": m.Name}
+// metaFields is what every kind's field selectors offer: metadata.name,
+// and metadata.namespace for namespaced kinds (as kube-apiserver's
+// generic.ObjectMetaFieldsSet).
+func metaFields(m metav1.Object, namespaced bool) fields.Set {
+	s := fields.Set{"metadata.name": m.GetName()}
 	if namespaced {
-		s["metadata.namespace"] = m.Namespace
+		s["metadata.namespace"] = m.GetNamespace()
 	}
 	return s
 }

@@ -13,14 +13,33 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
+
+// namespaces is core/v1 namespaces.
+func namespaces() *Resource {
+	s := namespaceStrategy{}
+	return &Resource{
+		Version: "v1", Resource: "namespaces", Kind: "Namespace", ListKind: "NamespaceList", Singular: "namespace",
+		ShortNames: []string{"ns"},
+		// Namespaces have no deletecollection in Kubernetes.
+		Verbs:   []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+		New:     func() runtime.Object { return &corev1.Namespace{} },
+		NewList: func() runtime.Object { return &corev1.NamespaceList{} },
+
+		Strategy: s,
+		Subresources: map[string]*Subresource{
+			"status":   {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+			"finalize": {PrepareForUpdate: prepareForFinalize, ValidateUpdate: validateFinalize, Verbs: []string{"update"}},
+		},
+		Delete:   namespaceDelete{},
+		Table:    printers.Namespaces,
+		FieldSet: s.FieldSet,
+	}
+}
 
 type namespaceStrategy struct{}
-
-var (
-	_ Strategy        = namespaceStrategy{}
-	_ StatusValidator = namespaceStrategy{}
-)
 
 // standardFinalizers may be named without a domain prefix.
 var standardFinalizers = map[string]bool{
@@ -74,18 +93,17 @@ func (namespaceStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {
 	defaultNamespace(ns)
 }
 
-// PrepareForFinalize is the rule for PUT /api/v1/namespaces/NAME/finalize:
+// prepareForFinalize is the rule for PUT /api/v1/namespaces/NAME/finalize:
 // the stored status is kept, spec.finalizers (and metadata) come from the
 // request, as in kube-apiserver's finalize strategy.
-func PrepareForFinalize(obj, old runtime.Object) {
+func prepareForFinalize(obj, old runtime.Object) {
 	ns := obj.(*corev1.Namespace)
 	ns.Status = old.(*corev1.Namespace).Status
 	defaultNamespace(ns)
 }
 
-// ValidateFinalize checks a /finalize write; answer errors as 422 like
-// any other update.
-func ValidateFinalize(obj, old runtime.Object) field.ErrorList {
+// validateFinalize checks a /finalize write.
+func validateFinalize(obj, old runtime.Object) field.ErrorList {
 	ns, o := obj.(*corev1.Namespace), old.(*corev1.Namespace)
 	errs := validateMetaUpdate(&ns.ObjectMeta, &o.ObjectMeta)
 	path := field.NewPath("spec", "finalizers")
@@ -126,13 +144,10 @@ func (namespaceStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.Err
 	return errs
 }
 
-// GenerationChanged: namespaces have no generation.
-func (namespaceStrategy) GenerationChanged(obj, old runtime.Object) bool { return false }
-
 // FieldSet offers metadata.name, status.phase and the legacy "name".
 func (namespaceStrategy) FieldSet(obj runtime.Object) fields.Set {
 	ns := obj.(*corev1.Namespace)
-	return mergeFields(objectMetaFields(&ns.ObjectMeta, false), fields.Set{
+	return mergeFields(metaFields(ns, false), fields.Set{
 		"status.phase": string(ns.Status.Phase),
 		"name":         ns.Name,
 	})

@@ -17,11 +17,8 @@ func TestNamespaceCreate(t *testing.T) {
 		t.Errorf("namespace after create: %+v", ns)
 	}
 	wantErrors(t, s.Validate(ns))
-	if s.GenerationChanged(ns, ns) {
+	if namespaces().Generation != nil {
 		t.Error("namespaces have no generation")
-	}
-	if _, ok := any(s).(GenerationTracker); ok {
-		t.Error("namespace strategy claims to track generation")
 	}
 }
 
@@ -76,13 +73,13 @@ func TestNamespaceUpdateStatusFinalize(t *testing.T) {
 	fin := old.DeepCopy()
 	fin.Spec.Finalizers = nil
 	fin.Status.Phase = corev1.NamespaceActive
-	PrepareForFinalize(fin, old)
+	prepareForFinalize(fin, old)
 	if len(fin.Spec.Finalizers) != 0 || fin.Status.Phase != old.Status.Phase {
 		t.Errorf("finalize: %+v", fin)
 	}
-	wantErrors(t, ValidateFinalize(fin, old))
+	wantErrors(t, validateFinalize(fin, old))
 	fin.Spec.Finalizers = []corev1.FinalizerName{"bad"}
-	wantErrors(t, ValidateFinalize(fin, old), `spec.finalizers[0]: Invalid value: "bad": name is neither a standard finalizer name nor is it fully qualified`)
+	wantErrors(t, validateFinalize(fin, old), `spec.finalizers[0]: Invalid value: "bad": name is neither a standard finalizer name nor is it fully qualified`)
 }
 
 func TestNamespaceFieldSet(t *testing.T) {

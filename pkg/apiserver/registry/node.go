@@ -14,14 +14,29 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
+
+// nodes is core/v1 nodes.
+func nodes() *Resource {
+	s := nodeStrategy{}
+	return &Resource{
+		Version: "v1", Resource: "nodes", Kind: "Node", ListKind: "NodeList", Singular: "node",
+		ShortNames: []string{"no"},
+		New:        func() runtime.Object { return &corev1.Node{} },
+		NewList:    func() runtime.Object { return &corev1.NodeList{} },
+
+		Strategy: s,
+		Subresources: map[string]*Subresource{
+			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+		},
+		Table:    printers.Nodes,
+		FieldSet: s.FieldSet,
+	}
+}
 
 type nodeStrategy struct{}
-
-var (
-	_ Strategy        = nodeStrategy{}
-	_ StatusValidator = nodeStrategy{}
-)
 
 // defaultNode: allocatable equals capacity unless given.
 func defaultNode(n *corev1.Node) {
@@ -67,13 +82,10 @@ func (nodeStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorLis
 	return validateMetaUpdate(&obj.(*corev1.Node).ObjectMeta, &old.(*corev1.Node).ObjectMeta)
 }
 
-// GenerationChanged: nodes have no generation.
-func (nodeStrategy) GenerationChanged(obj, old runtime.Object) bool { return false }
-
 // FieldSet offers metadata.name and spec.unschedulable.
 func (nodeStrategy) FieldSet(obj runtime.Object) fields.Set {
 	n := obj.(*corev1.Node)
-	return mergeFields(objectMetaFields(&n.ObjectMeta, false), fields.Set{
+	return mergeFields(metaFields(n, false), fields.Set{
 		"spec.unschedulable": strconv.FormatBool(n.Spec.Unschedulable),
 	})
 }

@@ -17,15 +17,31 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
+
+// pods is core/v1 pods.
+func pods() *Resource {
+	s := podStrategy{}
+	return &Resource{
+		Version: "v1", Resource: "pods", Kind: "Pod", ListKind: "PodList", Singular: "pod",
+		ShortNames: []string{"po"}, Categories: []string{"all"}, Namespaced: true,
+		New:     func() runtime.Object { return &corev1.Pod{} },
+		NewList: func() runtime.Object { return &corev1.PodList{} },
+
+		Strategy: s,
+		Subresources: map[string]*Subresource{
+			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+		},
+		Generation: s.GenerationChanged,
+		Delete:     podDelete{},
+		Table:      printers.Pods,
+		FieldSet:   s.FieldSet,
+	}
+}
 
 type podStrategy struct{}
-
-var (
-	_ Strategy          = podStrategy{}
-	_ StatusValidator   = podStrategy{}
-	_ GenerationTracker = podStrategy{}
-)
 
 // PrepareForCreate defaults the pod, applies the admission defaults, and
 // resets status to phase Pending with the computed QoS class.
@@ -89,9 +105,6 @@ func (podStrategy) GenerationChanged(obj, old runtime.Object) bool {
 	return !apiequality.Semantic.DeepEqual(obj.(*corev1.Pod).Spec, old.(*corev1.Pod).Spec)
 }
 
-// TracksGeneration: pods carry metadata.generation.
-func (podStrategy) TracksGeneration() bool { return true }
-
 // FieldSet offers the same field selectors as kube-apiserver.
 func (podStrategy) FieldSet(obj runtime.Object) fields.Set {
 	pod := obj.(*corev1.Pod)
@@ -101,7 +114,7 @@ func (podStrategy) FieldSet(obj runtime.Object) fields.Set {
 	} else {
 		podIP = pod.Status.PodIP
 	}
-	return mergeFields(objectMetaFields(&pod.ObjectMeta, true), fields.Set{
+	return mergeFields(metaFields(pod, true), fields.Set{
 		"spec.nodeName":            pod.Spec.NodeName,
 		"spec.restartPolicy":       string(pod.Spec.RestartPolicy),
 		"spec.schedulerName":       pod.Spec.SchedulerName,

@@ -1,107 +1,115 @@
-// Package registry is the table of resources miniapi serves: for each one
-// its names, its Go type, and the Strategy that holds the kind's rules
-// (defaults, validation, what bumps generation). The HTTP handlers are
-// generic over this table; adding a kind means adding an entry and its
-// strategy, not touching the handlers.
+// Package registry is the table of resources miniapi serves. Each Resource
+// carries everything the generic HTTP handlers need: its names, its Go
+// type, the Strategy with the kind's rules (defaults, validation), its
+// subresources, its generation rule, how it is deleted, and its Table.
+// Adding a kind means adding one file here (and its printer); no handler
+// changes.
+//
+// A Registry is a value, not a global: every server has its own, and it
+// may change while the server runs (custom resources come and go). Readers
+// get a snapshot; Generation tells them when to rebuild what they derived
+// from it (discovery, OpenAPI).
 package registry
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
+	"fmt"
+	"sync"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Resource describes one served resource.
-type Resource struct {
-	Group    string // "" for core
-	Version  string // "v1"
-	Resource string // plural, lower case: "deployments"
-	Kind     string // "Deployment"
-	ListKind string // "DeploymentList"
-	Singular string // "deployment"
-
-	ShortNames []string
-	Categories []string // "all" for the kinds `kubectl get all` shows
-	Namespaced bool
-	// Subresources served besides the main resource: "status", "scale".
-	Subresources []string
-
-	// New and NewList return empty typed objects of the kind.
-	New     func() runtime.Object
-	NewList func() runtime.Object
-
-	Strategy Strategy
+// Registry is the set of served resources, safe for concurrent use.
+type Registry struct {
+	mu         sync.RWMutex
+	byGVR      map[schema.GroupVersionResource]*Resource
+	order      []*Resource // in the order added: core first, as discovery lists them
+	generation uint64      // moves on every change
 }
 
-// GroupVersionResource names the resource.
-func (r Resource) GroupVersionResource() schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
-}
-
-// GroupVersionKind names the kind.
-func (r Resource) GroupVersionKind() schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
-}
-
-// HasSubresource reports whether sub ("status", "scale") is served.
-func (r Resource) HasSubresource(sub string) bool {
-	for _, s := range r.Subresources {
-		if s == sub {
-			return true
+// New returns a registry holding resources.
+func New(resources ...*Resource) (*Registry, error) {
+	r := &Registry{byGVR: map[schema.GroupVersionResource]*Resource{}}
+	for _, res := range resources {
+		if err := r.Add(res); err != nil {
+			return nil, err
 		}
 	}
-	return false
-}
-
-// All returns every served resource, core group first.
-func All() []Resource {
-	return []Resource{
-		{
-			Version: "v1", Resource: "namespaces", Kind: "Namespace", ListKind: "NamespaceList", Singular: "namespace",
-			ShortNames: []string{"ns"}, Subresources: []string{"status"},
-			New: func() runtime.Object { return &corev1.Namespace{} }, NewList: func() runtime.Object { return &corev1.NamespaceList{} },
-			Strategy: namespaceStrategy{},
-		},
-		{
-			Version: "v1", Resource: "nodes", Kind: "Node", ListKind: "NodeList", Singular: "node",
-			ShortNames: []string{"no"}, Subresources: []string{"status"},
-			New: func() runtime.Object { return &corev1.Node{} }, NewList: func() runtime.Object { return &corev1.NodeList{} },
-			Strategy: nodeStrategy{},
-		},
-		{
-			Version: "v1", Resource: "pods", Kind: "Pod", ListKind: "PodList", Singular: "pod",
-			ShortNames: []string{"po"}, Categories: []string{"all"}, Namespaced: true, Subresources: []string{"status"},
-			New: func() runtime.Object { return &corev1.Pod{} }, NewList: func() runtime.Object { return &corev1.PodList{} },
-			Strategy: podStrategy{},
-		},
-		{
-			Version: "v1", Resource: "events", Kind: "Event", ListKind: "EventList", Singular: "event",
-			ShortNames: []string{"ev"}, Namespaced: true,
-			New: func() runtime.Object { return &corev1.Event{} }, NewList: func() runtime.Object { return &corev1.EventList{} },
-			Strategy: eventStrategy{},
-		},
-		{
-			Group: "apps", Version: "v1", Resource: "replicasets", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Singular: "replicaset",
-			ShortNames: []string{"rs"}, Categories: []string{"all"}, Namespaced: true, Subresources: []string{"status", "scale"},
-			New: func() runtime.Object { return &appsv1.ReplicaSet{} }, NewList: func() runtime.Object { return &appsv1.ReplicaSetList{} },
-			Strategy: replicaSetStrategy{},
-		},
-		{
-			Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment", ListKind: "DeploymentList", Singular: "deployment",
-			ShortNames: []string{"deploy"}, Categories: []string{"all"}, Namespaced: true, Subresources: []string{"status", "scale"},
-			New: func() runtime.Object { return &appsv1.Deployment{} }, NewList: func() runtime.Object { return &appsv1.DeploymentList{} },
-			Strategy: deploymentStrategy{},
-		},
-	}
+	return r, nil
 }
 
 // Lookup finds a resource by group, version and plural name.
-func Lookup(group, version, resource string) (Resource, bool) {
-	for _, r := range All() {
-		if r.Group == group && r.Version == version && r.Resource == resource {
-			return r, true
+func (r *Registry) Lookup(gvr schema.GroupVersionResource) (*Resource, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	res, ok := r.byGVR[gvr]
+	return res, ok
+}
+
+// All returns every served resource, in the order they were added. The
+// slice is the caller's; the Resources are shared and must not be changed.
+func (r *Registry) All() []*Resource {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]*Resource(nil), r.order...)
+}
+
+// Generation is a number that changes whenever the set of resources does.
+func (r *Registry) Generation() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.generation
+}
+
+// Add serves a new resource. A resource already served under the same
+// group, version and plural is an error.
+func (r *Registry) Add(res *Resource) error {
+	if err := check(res); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gvr := res.GroupVersionResource()
+	if _, ok := r.byGVR[gvr]; ok {
+		return fmt.Errorf("registry: %s is already served", gvr)
+	}
+	r.byGVR[gvr] = res
+	r.order = append(r.order, res)
+	r.generation++
+	return nil
+}
+
+// Remove stops serving a resource; removing one not served does nothing.
+func (r *Registry) Remove(gvr schema.GroupVersionResource) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.byGVR[gvr]; !ok {
+		return
+	}
+	delete(r.byGVR, gvr)
+	for i, res := range r.order {
+		if res.GroupVersionResource() == gvr {
+			r.order = append(r.order[:i:i], r.order[i+1:]...)
+			break
 		}
 	}
-	return Resource{}, false
+	r.generation++
+}
+
+// check refuses a Resource the handlers could not serve.
+func check(res *Resource) error {
+	switch {
+	case res.Version == "" || res.Resource == "" || res.Kind == "" || res.ListKind == "":
+		return fmt.Errorf("registry: %q needs a version, resource, kind and list kind", res.Resource)
+	case res.New == nil || res.NewList == nil || res.Strategy == nil:
+		return fmt.Errorf("registry: %s needs New, NewList and a Strategy", res.Resource)
+	}
+	for name, sub := range res.Subresources {
+		if sub == nil {
+			return fmt.Errorf("registry: %s/%s is nil", res.Resource, name)
+		}
+		if v := sub.View; v != nil && (v.New == nil || v.Get == nil || v.Apply == nil) {
+			return fmt.Errorf("registry: %s/%s needs New, Get and Apply", res.Resource, name)
+		}
+	}
+	return nil
 }

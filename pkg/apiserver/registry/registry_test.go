@@ -2,44 +2,107 @@ package registry
 
 import (
 	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Every served resource's strategy must cope with an empty object (the
-// handlers call FieldSet(New()) to learn the supported field labels), and
-// must offer the optional interfaces its subresources need.
-func TestEveryStrategyHandlesEmptyObjectsAndSubresources(t *testing.T) {
+// Every built-in resource's rules must cope with empty objects (the
+// handlers call Fields(New()) to learn the supported field labels), and
+// only the kinds kube-apiserver keeps a generation for have one.
+func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
 	tracksGeneration := map[string]bool{"pods": true, "replicasets": true, "deployments": true}
-	for _, r := range All() {
+	for _, r := range Builtin() {
 		t.Run(r.Resource, func(t *testing.T) {
-			s := r.Strategy
 			obj, old := r.New(), r.New()
-			s.PrepareForCreate(obj)
-			_ = s.Validate(obj)
-			s.PrepareForUpdate(obj, old)
-			_ = s.ValidateUpdate(obj, old)
-			s.PrepareForStatusUpdate(obj, old)
-			if s.GenerationChanged(r.New(), r.New()) {
-				t.Error("GenerationChanged on two empty objects")
+			r.Strategy.PrepareForCreate(obj)
+			_ = r.Strategy.Validate(obj)
+			r.Strategy.PrepareForUpdate(obj, old)
+			_ = r.Strategy.ValidateUpdate(obj, old)
+			for name, sub := range r.Subresources {
+				if sub.PrepareForUpdate != nil {
+					sub.PrepareForUpdate(r.New(), r.New())
+				}
+				if sub.ValidateUpdate != nil {
+					_ = sub.ValidateUpdate(r.New(), r.New())
+				}
+				if sub.View != nil {
+					_ = sub.View.Get(r.New())
+				}
+				if sub.PrepareForUpdate == nil && sub.View == nil && sub.Unavailable == "" {
+					t.Errorf("%s: a subresource with no rules", name)
+				}
 			}
-			fs := s.FieldSet(r.New())
+			if got := r.Generation != nil; got != tracksGeneration[r.Resource] {
+				t.Errorf("tracks generation = %v, want %v", got, tracksGeneration[r.Resource])
+			} else if got && r.Generation(r.New(), r.New()) {
+				t.Error("generation moves between two empty objects")
+			}
+			fs := r.Fields(r.New())
 			if _, ok := fs["metadata.name"]; !ok {
-				t.Errorf("FieldSet lacks metadata.name: %v", fs)
+				t.Errorf("Fields lacks metadata.name: %v", fs)
 			}
 			if _, ok := fs["metadata.namespace"]; ok != r.Namespaced {
-				t.Errorf("FieldSet has metadata.namespace = %v, namespaced = %v", ok, r.Namespaced)
+				t.Errorf("Fields has metadata.namespace = %v, namespaced = %v", ok, r.Namespaced)
 			}
-			if _, ok := s.(Scaler); ok != r.HasSubresource("scale") {
-				t.Errorf("Scaler implemented = %v, scale subresource = %v", ok, r.HasSubresource("scale"))
-			}
-			if sv, ok := s.(StatusValidator); ok != r.HasSubresource("status") {
-				t.Errorf("StatusValidator implemented = %v, status subresource = %v", ok, r.HasSubresource("status"))
-			} else if ok {
-				_ = sv.ValidateStatusUpdate(obj, old)
-			}
-			gt, ok := s.(GenerationTracker)
-			if got := ok && gt.TracksGeneration(); got != tracksGeneration[r.Resource] {
-				t.Errorf("tracks generation = %v, want %v", got, tracksGeneration[r.Resource])
+			if r.Table == nil {
+				t.Error("no Table")
+			} else if _, err := r.Table(r.NewList(), time.Now()); err != nil {
+				t.Errorf("Table of an empty list: %v", err)
 			}
 		})
+	}
+}
+
+func TestRegistryAddLookupRemove(t *testing.T) {
+	reg := NewBuiltin()
+	gen := reg.Generation()
+	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	if _, ok := reg.Lookup(pods); !ok {
+		t.Fatal("pods not served")
+	}
+	if err := reg.Add(Builtin()[2]); err == nil {
+		t.Error("adding pods twice succeeded")
+	}
+	if reg.Generation() != gen {
+		t.Error("a refused Add moved the generation")
+	}
+
+	reg.Remove(pods)
+	if _, ok := reg.Lookup(pods); ok {
+		t.Error("pods still served after Remove")
+	}
+	for _, r := range reg.All() {
+		if r.Resource == "pods" {
+			t.Error("All still lists pods")
+		}
+	}
+	if reg.Generation() == gen {
+		t.Error("Remove did not move the generation")
+	}
+	gen = reg.Generation()
+	reg.Remove(pods)
+	if reg.Generation() != gen {
+		t.Error("removing what is not served moved the generation")
+	}
+	if err := reg.Add(Builtin()[2]); err != nil {
+		t.Fatal(err)
+	}
+	if all := reg.All(); all[len(all)-1].Resource != "pods" {
+		t.Error("an added resource is not listed last")
+	}
+}
+
+func TestRegistryRefusesIncompleteResources(t *testing.T) {
+	reg, _ := New()
+	bad := pods()
+	bad.New = nil
+	if err := reg.Add(bad); err == nil {
+		t.Error("a resource without New was accepted")
+	}
+	bad = deployments()
+	bad.Subresources["scale"].View.Apply = nil
+	if err := reg.Add(bad); err == nil {
+		t.Error("a view without Apply was accepted")
 	}
 }

@@ -14,16 +14,31 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
+
+// replicaSets is apps/v1 replicasets.
+func replicaSets() *Resource {
+	s := replicaSetStrategy{}
+	return &Resource{
+		Group: "apps", Version: "v1", Resource: "replicasets", Kind: "ReplicaSet", ListKind: "ReplicaSetList", Singular: "replicaset",
+		ShortNames: []string{"rs"}, Categories: []string{"all"}, Namespaced: true,
+		New:     func() runtime.Object { return &appsv1.ReplicaSet{} },
+		NewList: func() runtime.Object { return &appsv1.ReplicaSetList{} },
+
+		Strategy: s,
+		Subresources: map[string]*Subresource{
+			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+			"scale":  scaleSubresource(s.Scale, s.SetReplicas),
+		},
+		Generation: s.GenerationChanged,
+		Table:      printers.ReplicaSets,
+		FieldSet:   s.FieldSet,
+	}
+}
 
 type replicaSetStrategy struct{}
-
-var (
-	_ Strategy          = replicaSetStrategy{}
-	_ Scaler            = replicaSetStrategy{}
-	_ StatusValidator   = replicaSetStrategy{}
-	_ GenerationTracker = replicaSetStrategy{}
-)
 
 func defaultReplicaSet(rs *appsv1.ReplicaSet) {
 	if rs.Spec.Replicas == nil {
@@ -85,13 +100,10 @@ func (replicaSetStrategy) GenerationChanged(obj, old runtime.Object) bool {
 	return !apiequality.Semantic.DeepEqual(obj.(*appsv1.ReplicaSet).Spec, old.(*appsv1.ReplicaSet).Spec)
 }
 
-// TracksGeneration: ReplicaSets carry metadata.generation.
-func (replicaSetStrategy) TracksGeneration() bool { return true }
-
 // FieldSet offers metadata and status.replicas, as kube-apiserver.
 func (replicaSetStrategy) FieldSet(obj runtime.Object) fields.Set {
 	rs := obj.(*appsv1.ReplicaSet)
-	return mergeFields(objectMetaFields(&rs.ObjectMeta, true), fields.Set{
+	return mergeFields(metaFields(rs, true), fields.Set{
 		"status.replicas": strconv.Itoa(int(rs.Status.Replicas)),
 	})
 }

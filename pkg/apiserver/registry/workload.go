@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -93,11 +94,22 @@ func newScale(m *metav1.ObjectMeta, replicas *int32, statusReplicas int32, selec
 	}
 }
 
-// ValidateScale checks a Scale written to a /scale subresource, as
-// kube-apiserver does before applying it: replicas may not be negative.
-// The handler answers errors as `Scale.autoscaling "NAME" is invalid`.
-func ValidateScale(scale *autoscalingv1.Scale) field.ErrorList {
-	return nonNegative(int64(scale.Spec.Replicas), specPath.Child("replicas"))
+// scaleSubresource serves a workload's autoscaling/v1 Scale: get builds
+// it, set writes spec.replicas back. A Scale with negative replicas is
+// refused as `Scale.autoscaling "NAME" is invalid`, before the workload's
+// own rules run.
+func scaleSubresource(get func(runtime.Object) *autoscalingv1.Scale, set func(runtime.Object, int32)) *Subresource {
+	return &Subresource{
+		Kind: autoscalingv1.SchemeGroupVersion.WithKind("Scale"),
+		View: &View{
+			New: func() runtime.Object { return &autoscalingv1.Scale{} },
+			Get: func(parent runtime.Object) runtime.Object { return get(parent) },
+			Validate: func(view runtime.Object) field.ErrorList {
+				return nonNegative(int64(view.(*autoscalingv1.Scale).Spec.Replicas), specPath.Child("replicas"))
+			},
+			Apply: func(parent, view runtime.Object) { set(parent, view.(*autoscalingv1.Scale).Spec.Replicas) },
+		},
+	}
 }
 
 // validateReplicaCounts checks the counters both kinds' status share.

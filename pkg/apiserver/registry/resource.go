@@ -1,0 +1,204 @@
+package registry
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Resource is one served resource and every rule the generic handlers
+// apply to it. The handlers name no kind: what differs between kinds is
+// here, in the kind's registry file.
+type Resource struct {
+	Group    string // "" for core
+	Version  string // "v1"
+	Resource string // plural, lower case: "deployments"
+	Kind     string // "Deployment"
+	ListKind string // "DeploymentList"
+	Singular string // "deployment"
+
+	ShortNames []string
+	Categories []string // "all" for the kinds `kubectl get all` shows
+	Namespaced bool
+	// Verbs the main resource serves, in discovery's (alphabetical) order;
+	// nil means every verb (see AllVerbs).
+	Verbs []string
+
+	// New and NewList return empty typed objects of the kind.
+	New     func() runtime.Object
+	NewList func() runtime.Object
+
+	// Strategy holds the rules of create and of updates of the main
+	// resource.
+	Strategy Strategy
+	// Subresources are the paths below an object (status, scale,
+	// finalize, log...), each with its own rules.
+	Subresources map[string]*Subresource
+	// Generation says whether a write moves metadata.generation. nil: the
+	// kind has no generation (kube-apiserver leaves it unset). It applies
+	// to writes of the main resource and of views (scale), never to
+	// writes of a part (status): those cannot change what it compares.
+	Generation func(obj, old runtime.Object) bool
+	// Delete is how an object goes away; nil: DeleteWhenUnfinalized.
+	Delete DeleteStrategy
+	// Table renders the server-side Table kubectl prints.
+	Table TableFunc
+	// FieldSet is what field selectors match against; nil: metadata.name
+	// (and metadata.namespace for namespaced kinds).
+	FieldSet func(obj runtime.Object) fields.Set
+	// CreateInTerminatingNamespace exempts the kind from the rule that
+	// nothing new is created in a namespace being deleted (events, as
+	// kube's NamespaceLifecycle admission exempts them).
+	CreateInTerminatingNamespace bool
+}
+
+// Strategy holds one kind's rules for create and for updates of the main
+// resource, as kube-apiserver's REST strategies do. Every object passed in
+// is the kind's typed Go struct. The handlers set uid, timestamps,
+// resourceVersion and generation; a Strategy only says what the kind's
+// rules are.
+type Strategy interface {
+	// PrepareForCreate clears what a client may not set on create (status,
+	// for kinds with a status subresource) and applies the kind's defaults.
+	PrepareForCreate(obj runtime.Object)
+	// PrepareForUpdate keeps from old what an update of the main resource
+	// may not change (status, for kinds with a status subresource) and
+	// applies defaults to obj.
+	PrepareForUpdate(obj, old runtime.Object)
+	// Validate checks a new object, with kube-apiserver's field paths and
+	// messages.
+	Validate(obj runtime.Object) field.ErrorList
+	// ValidateUpdate checks an update (immutable fields and all of Validate).
+	ValidateUpdate(obj, old runtime.Object) field.ErrorList
+}
+
+// Subresource is one path below an object. It is one of three things:
+//
+//   - a part of the object with its own write rules (status, finalize):
+//     PrepareForUpdate keeps from old what this path may not change, and
+//     ValidateUpdate replaces the main resource's validation;
+//   - a view of the object in another kind (scale): View says how to read
+//     and write it, and the main resource's rules apply to the result;
+//   - a path miniapi can never serve (pods/log): Unavailable is the
+//     message every request gets.
+type Subresource struct {
+	// Kind is what the subresource answers with, for discovery; zero: the
+	// parent's kind.
+	Kind schema.GroupVersionKind
+	// Verbs it serves, for discovery; nil: get, patch and update.
+	Verbs []string
+
+	PrepareForUpdate func(obj, old runtime.Object)
+	ValidateUpdate   func(obj, old runtime.Object) field.ErrorList
+
+	View *View
+
+	Unavailable string
+}
+
+// SubresourceVerbs are the verbs of a subresource that does not list its
+// own.
+var SubresourceVerbs = []string{"get", "patch", "update"}
+
+// View is a subresource served as another kind (the Subresource's Kind),
+// built from its parent object and written back into it (autoscaling/v1
+// Scale).
+type View struct {
+	New func() runtime.Object
+	// Get builds the view of parent.
+	Get func(parent runtime.Object) runtime.Object
+	// Validate checks a view a client wrote, before it is applied.
+	Validate func(view runtime.Object) field.ErrorList
+	// Apply copies what a client may change from view into parent.
+	Apply func(parent, view runtime.Object)
+}
+
+// DeleteStrategy is how an object of a kind goes away. The handlers add
+// the finalizer a propagationPolicy asks for before calling it.
+type DeleteStrategy interface {
+	// BeginDelete applies a delete request to obj (a copy it may change).
+	// keep says the object must stay for now (finalizers, a grace period);
+	// changed says obj was modified and must be written. An error refuses
+	// the delete.
+	BeginDelete(obj runtime.Object, opts *metav1.DeleteOptions, now time.Time) (changed, keep bool, err error)
+	// Released reports whether obj, which is being deleted, has nothing
+	// left that keeps it: an update that gets it there deletes it.
+	Released(obj runtime.Object) bool
+}
+
+// TableFunc renders obj, a single typed object or a typed list, as a
+// Table with every column, the wide (priority 1) ones included. Each row's
+// Object holds the item itself; the handler replaces it as includeObject
+// asks. now is the time ages are measured against.
+type TableFunc func(obj runtime.Object, now time.Time) (*metav1.Table, error)
+
+// AllVerbs are the verbs of a resource that does not list its own, in
+// kube-apiserver's order.
+var AllVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+// GroupVersionResource names the resource.
+func (r *Resource) GroupVersionResource() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
+}
+
+// GroupVersionKind names the kind.
+func (r *Resource) GroupVersionKind() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
+}
+
+// GroupResource names the resource as errors do (deployments.apps).
+func (r *Resource) GroupResource() schema.GroupResource {
+	return schema.GroupResource{Group: r.Group, Resource: r.Resource}
+}
+
+// Serves reports whether the main resource serves verb.
+func (r *Resource) Serves(verb string) bool {
+	verbs := r.Verbs
+	if verbs == nil {
+		verbs = AllVerbs
+	}
+	for _, v := range verbs {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// Fields is obj's field set for field selectors.
+func (r *Resource) Fields(obj runtime.Object) fields.Set {
+	if r.FieldSet != nil {
+		return r.FieldSet(obj)
+	}
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return fields.Set{}
+	}
+	return metaFields(m, r.Namespaced)
+}
+
+// Serves reports whether the subresource serves verb.
+func (s *Subresource) Serves(verb string) bool {
+	verbs := s.Verbs
+	if verbs == nil {
+		verbs = SubresourceVerbs
+	}
+	for _, v := range verbs {
+		if v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// Deleter is the kind's DeleteStrategy.
+func (r *Resource) Deleter() DeleteStrategy {
+	if r.Delete != nil {
+		return r.Delete
+	}
+	return DeleteWhenUnfinalized{}
+}

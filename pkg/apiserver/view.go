@@ -1,0 +1,82 @@
+package apiserver
+
+// Views: subresources served as another kind (a workload's
+// autoscaling/v1 Scale). A client reads and writes the view; the server
+// builds it from the parent object and writes what changed back into the
+// parent, under the parent's rules.
+
+import (
+	"fmt"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// viewOf is the view of parent, with the parent's identity and
+// resourceVersion.
+func viewOf(q request, parent runtime.Object) runtime.Object {
+	view := q.sub.View.Get(parent)
+	view.GetObjectKind().SetGroupVersionKind(q.sub.Kind)
+	return view
+}
+
+// updateView answers PUT of a view: its resourceVersion, when set, is a
+// precondition on the parent.
+func (s *Server) updateView(w http.ResponseWriter, r *http.Request, q request, out output, dryRun bool) {
+	dec, err := readObject(w, r, q.sub.Kind, q.sub.View.New)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	m, err := meta.Accessor(dec.obj)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if name := m.GetName(); name != "" && name != q.name {
+		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, q.name)))
+		return
+	}
+	s.writeView(w, r, q, out, dryRun, dec.warnings, func(runtime.Object) (runtime.Object, error) {
+		return dec.obj, nil
+	})
+}
+
+// patchView answers PATCH of a view (kubectl scale sends a merge patch).
+func (s *Server) patchView(w http.ResponseWriter, r *http.Request, q request, out output, p *patchRequest, dryRun bool) {
+	s.writeView(w, r, q, out, dryRun, nil, func(cur runtime.Object) (runtime.Object, error) {
+		p.warnings = nil
+		return p.apply(cur, q.sub.Kind, q.sub.View.New)
+	})
+}
+
+// writeView applies the view that want builds out of the current one to
+// the parent, and answers the new view.
+func (s *Server) writeView(w http.ResponseWriter, r *http.Request, q request, out output, dryRun bool, warnings []string,
+	want func(cur runtime.Object) (runtime.Object, error)) {
+	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
+		view, err := want(viewOf(q, cur))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkRV(q, cur, resourceVersionOf(view)); err != nil {
+			return nil, err
+		}
+		if v := q.sub.View.Validate; v != nil {
+			if errs := v(view); len(errs) > 0 {
+				return nil, apierrors.NewInvalid(q.sub.Kind.GroupKind(), q.name, errs)
+			}
+		}
+		q.sub.View.Apply(cur, view)
+		return cur, nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	addWarnings(w, warnings)
+	out.view = viewObject
+	s.writeObject(w, out, http.StatusOK, viewOf(q, obj))
+}
