@@ -101,7 +101,10 @@ func decodeDeltas(data []byte, size int) (*bitmap, error) {
 			return nil, errors.New("bad varint")
 		}
 		data = data[n:]
-		if d == 0 || d > uint64(size) || prev+int(d) >= size {
+		if d == 0 {
+			return nil, errors.New("offsets not ascending")
+		}
+		if d > uint64(size) || prev+int(d) >= size {
 			return nil, fmt.Errorf("offset beyond the range of %d values", size)
 		}
 		prev += int(d)

@@ -25,7 +25,7 @@ func encodeRecord(spec string, set *bitmap) ([]byte, error) {
 		Range:    spec,
 		Count:    set.count,
 		Encoding: encodingDeltas,
-		Offsets:  set.appendDeltas(nil),
+		Offsets:  set.appendDeltas(make([]byte, 0, 3*set.count)),
 	})
 }
 
