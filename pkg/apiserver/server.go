@@ -134,6 +134,7 @@ func (s *Server) routes(profiling bool) *mux.Router {
 		r.Handle(p, disc).Methods(http.MethodGet, http.MethodHead)
 	}
 
+	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
 	r.Handle("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", http.HandlerFunc(s.customResourceDefinitions)).Methods(http.MethodGet)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.serveResource(w, req, "", "v1", splitPath(req.URL.Path)[2:])

@@ -15,6 +15,7 @@ import (
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -33,11 +34,28 @@ func pods() *Resource {
 		Strategy: s,
 		Subresources: map[string]*Subresource{
 			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
+			// What needs a running container: kube lists these, and
+			// kubectl logs/exec/attach/port-forward/debug call them.
+			"log":                 noContainers("pods/log", "Pod", "get"),
+			"exec":                noContainers("pods/exec", "PodExecOptions", "create", "get"),
+			"attach":              noContainers("pods/attach", "PodAttachOptions", "create", "get"),
+			"portforward":         noContainers("pods/portforward", "PodPortForwardOptions", "create", "get"),
+			"ephemeralcontainers": noContainers("pods/ephemeralcontainers", "Pod", "get", "patch", "update"),
 		},
 		Generation: s.GenerationChanged,
 		Delete:     podDelete{},
 		Table:      printers.Pods,
 		FieldSet:   s.FieldSet,
+	}
+}
+
+// noContainers is a pod subresource that needs a running container,
+// which miniapi never has: every request gets a clear 400.
+func noContainers(path, kind string, verbs ...string) *Subresource {
+	return &Subresource{
+		Kind:        schema.GroupVersionKind{Kind: kind},
+		Verbs:       verbs,
+		Unavailable: "miniapi runs no containers: " + path + " is not available",
 	}
 }
 

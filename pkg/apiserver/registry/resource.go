@@ -86,7 +86,8 @@ type Strategy interface {
 //   - a path miniapi can never serve (pods/log): Unavailable is the
 //     message every request gets.
 type Subresource struct {
-	// Kind is what the subresource answers with, for discovery; zero: the
+	// Kind is what the subresource answers with, for discovery (a group
+	// and version only when they differ from the parent's); zero: the
 	// parent's kind.
 	Kind schema.GroupVersionKind
 	// Verbs it serves, for discovery; nil: get, patch and update.
