@@ -31,8 +31,31 @@ func (s *Server) writeObject(w http.ResponseWriter, out output, code int, obj ru
 
 // render turns obj into the negotiated view and encoding.
 func (s *Server) render(out output, obj runtime.Object) ([]byte, error) {
-	obj = s.transform(out, obj)
-	return encode(out, obj)
+	if err := checkPartialKind(out, obj); err != nil {
+		return nil, err
+	}
+	return encode(out, s.transform(out, obj))
+}
+
+// checkPartialKind refuses PartialObjectMetadataList for a single object
+// and PartialObjectMetadata for a list, with kube-apiserver's 406. (Watch
+// events are single objects whichever was asked for.)
+func checkPartialKind(out output, obj runtime.Object) error {
+	if out.view != viewPartial {
+		return nil
+	}
+	wantList := out.partialKind == "PartialObjectMetadataList"
+	isList := meta.IsListType(obj)
+	if wantList == isList {
+		return nil
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	internal := "*" + groupOrCore(gvk.Group) + "." + gvk.Kind
+	msg := fmt.Sprintf("you requested %s, but the requested object is not a list (%s)", out.partialKind, internal)
+	if isList {
+		msg = fmt.Sprintf("you requested %s, but the requested object is a list (%s)", out.partialKind, internal)
+	}
+	return statusError(http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable, msg, nil)
 }
 
 // transform applies the negotiated view: a Table or PartialObjectMetadata
@@ -45,7 +68,7 @@ func (s *Server) transform(out output, obj runtime.Object) runtime.Object {
 			return t
 		}
 	case viewPartial:
-		if p, ok := partial(obj); ok {
+		if p, ok := partial(obj, out.partialVersion); ok {
 			return p
 		}
 	}
@@ -128,7 +151,7 @@ func rowObject(ext runtime.RawExtension, includeObject string) runtime.RawExtens
 		}
 		return runtime.RawExtension{Raw: b}
 	}
-	p, ok := partial(item)
+	p, ok := partial(item, "v1")
 	if !ok {
 		return runtime.RawExtension{}
 	}
@@ -139,8 +162,10 @@ func rowObject(ext runtime.RawExtension, includeObject string) runtime.RawExtens
 	return runtime.RawExtension{Raw: b}
 }
 
-// partial is obj's PartialObjectMetadata (or PartialObjectMetadataList).
-func partial(obj runtime.Object) (runtime.Object, bool) {
+// partial is obj's PartialObjectMetadata (or PartialObjectMetadataList) in
+// meta.k8s.io/version (v1, or v1beta1 whose types are v1's).
+func partial(obj runtime.Object, version string) (runtime.Object, bool) {
+	apiVersion := "meta.k8s.io/" + version
 	if meta.IsListType(obj) {
 		items, err := meta.ExtractList(obj)
 		if err != nil {
@@ -151,12 +176,12 @@ func partial(obj runtime.Object) (runtime.Object, bool) {
 			return nil, false
 		}
 		list := &metav1.PartialObjectMetadataList{
-			TypeMeta: metav1.TypeMeta{Kind: "PartialObjectMetadataList", APIVersion: "meta.k8s.io/v1"},
+			TypeMeta: metav1.TypeMeta{Kind: "PartialObjectMetadataList", APIVersion: apiVersion},
 			ListMeta: metav1.ListMeta{ResourceVersion: l.GetResourceVersion(), Continue: l.GetContinue(), RemainingItemCount: l.GetRemainingItemCount()},
 			Items:    make([]metav1.PartialObjectMetadata, 0, len(items)),
 		}
 		for _, item := range items {
-			p, ok := partial(item)
+			p, ok := partial(item, version)
 			if !ok {
 				return nil, false
 			}
@@ -175,7 +200,7 @@ func partial(obj runtime.Object) (runtime.Object, bool) {
 		return nil, false
 	}
 	return &metav1.PartialObjectMetadata{
-		TypeMeta:   metav1.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1"},
+		TypeMeta:   metav1.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: apiVersion},
 		ObjectMeta: *om,
 	}, true
 }

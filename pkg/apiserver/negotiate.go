@@ -38,6 +38,9 @@ type output struct {
 	pretty bool
 	// table renders the resource's Tables; nil where there is none.
 	table registry.TableFunc
+	// partialKind is the PartialObjectMetadata kind asked for (the list
+	// kind or not), and partialVersion its meta.k8s.io version.
+	partialKind, partialVersion string
 }
 
 const (
@@ -58,9 +61,9 @@ func (o output) contentType() string {
 }
 
 // negotiate reads the Accept header the way kube-apiserver does for the
-// types miniapi serves: the first acceptable entry wins. Table and
-// PartialObjectMetadata views are answered in JSON; table renders the
-// Tables of the resource asked for (nil where none is served).
+// types miniapi serves: the first acceptable entry wins. Tables are
+// answered in JSON, PartialObjectMetadata in JSON or protobuf; table
+// renders the Tables of the resource asked for (nil where none is served).
 func negotiate(r *http.Request, table registry.TableFunc) (output, error) {
 	out := output{includeObject: r.URL.Query().Get("includeObject"), table: table}
 	if out.includeObject == "" {
@@ -77,14 +80,17 @@ func negotiate(r *http.Request, table registry.TableFunc) (output, error) {
 			continue
 		}
 		if as := params["as"]; as != "" {
-			if mt != mediaJSON || params["g"] != "meta.k8s.io" || params["v"] != "v1" {
+			if params["g"] != "meta.k8s.io" || (params["v"] != "v1" && params["v"] != "v1beta1") {
 				continue
 			}
-			switch as {
-			case "Table":
+			switch {
+			case as == "Table" && mt == mediaJSON && params["v"] == "v1":
 				out.view = viewTable
-			case "PartialObjectMetadata", "PartialObjectMetadataList":
-				out.view = viewPartial
+			case (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") && (mt == mediaJSON || mt == mediaProtobuf):
+				out.view, out.partialKind, out.partialVersion = viewPartial, as, params["v"]
+				if mt == mediaProtobuf {
+					out.format, out.pretty = formatProtobuf, false
+				}
 			default:
 				continue
 			}

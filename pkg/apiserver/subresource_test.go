@@ -225,3 +225,23 @@ func TestWatchParameterSpellings(t *testing.T) {
 }
 
 func int32Ptr(v int32) *int32 { return &v }
+
+func TestPartialObjectMetadata(t *testing.T) {
+	ts := startTestServer(t)
+	const partial = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+	const partialList = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+	code, _, body := ts.do(t, http.MethodGet, "/api/v1/namespaces/default", "", "", "Accept", partial)
+	if code != http.StatusOK || !strings.Contains(body, `"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1"`) || strings.Contains(body, `"spec"`) {
+		t.Errorf("single: %d %s", code, body)
+	}
+	code, _, body = ts.do(t, http.MethodGet, "/api/v1/namespaces", "", "", "Accept", strings.Replace(partialList, "v=v1", "v=v1beta1", 1))
+	if code != http.StatusOK || !strings.Contains(body, `"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1beta1"`) {
+		t.Errorf("v1beta1 list: %d %s", code, body)
+	}
+	code, _, body = ts.do(t, http.MethodGet, "/api/v1/namespaces/default", "", "", "Accept", partialList)
+	wantStatus(t, "list kind on a single get", code, body, http.StatusNotAcceptable,
+		"you requested PartialObjectMetadataList, but the requested object is not a list (*core.Namespace)")
+	code, _, body = ts.do(t, http.MethodGet, "/api/v1/namespaces", "", "", "Accept", partial)
+	wantStatus(t, "single kind on a list", code, body, http.StatusNotAcceptable,
+		"you requested PartialObjectMetadata, but the requested object is a list (*core.NamespaceList)")
+}

@@ -171,6 +171,10 @@ func (ww *watchWriter) bookmark(rev int64, initialEnd bool) error {
 	if initialEnd {
 		m.SetAnnotations(map[string]string{initialEventsEndAnnotation: "true"})
 	}
+	if ww.out.view == viewPartial {
+		// A metadata client decodes every event as PartialObjectMetadata.
+		obj = ww.s.transform(ww.out, obj)
+	}
 	if ww.out.format == formatProtobuf {
 		return ww.sendProto("BOOKMARK", obj)
 	}
@@ -205,7 +209,7 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 		})
 		return ww.write(line)
 	}
-	if ww.out.format == formatProtobuf {
+	if ww.out.format == formatProtobuf && ww.out.view == viewObject {
 		frame, err := ww.cache.get(typ, gvk, true, kv, func() ([]byte, error) {
 			return ww.protoFrame(typ, kv, obj)
 		})
@@ -221,6 +225,9 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 		}
 	}
 	shown := ww.s.transform(ww.out, obj)
+	if ww.out.format == formatProtobuf {
+		return ww.sendProto(typ, shown)
+	}
 	if t, ok := shown.(*metav1.Table); ok {
 		if ww.tableSent {
 			t.ColumnDefinitions = nil
