@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
 )
@@ -207,7 +206,3 @@ func partial(obj runtime.Object, version string) (runtime.Object, bool) {
 
 // formatRV renders a revision as a resourceVersion.
 func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
-
-func metav1TypeMeta(gvk schema.GroupVersionKind) metav1.TypeMeta {
-	return metav1.TypeMeta{Kind: gvk.Kind, APIVersion: gvk.GroupVersion().String()}
-}

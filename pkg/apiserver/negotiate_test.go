@@ -18,7 +18,8 @@ func TestNegotiate(t *testing.T) {
 		{"application/vnd.kubernetes.protobuf,application/json", formatProtobuf, viewObject, false},
 		{"application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json", formatJSON, viewTable, false},
 		{"application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json", formatJSON, viewObject, false},
-		{"application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", formatJSON, viewPartial, false},
+		{"application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", formatProtobuf, viewPartial, false},
+		{"application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", formatJSON, viewPartial, false},
 		{"application/yaml", formatYAML, viewObject, false},
 		{"text/html", 0, 0, true},
 	}
