@@ -48,7 +48,12 @@ func TestServiceDefaults(t *testing.T) {
 			`{"ports":[{"protocol":"TCP","port":80,"targetPort":"http"}],"selector":{"app":"web"},"type":"NodePort","sessionAffinity":"None","externalTrafficPolicy":"Cluster","internalTrafficPolicy":"Cluster"}`},
 		{"web-lb", func(s *corev1.ServiceSpec) { s.Type = "LoadBalancer"; s.Ports[0].Port = 443 },
 			`{"ports":[{"protocol":"TCP","port":443,"targetPort":443}],"selector":{"app":"web"},"type":"LoadBalancer","sessionAffinity":"None","externalTrafficPolicy":"Cluster","allocateLoadBalancerNodePorts":true,"internalTrafficPolicy":"Cluster"}`},
-		{"ext", func(s *corev1.ServiceSpec) { s.Type = "ExternalName"; s.ExternalName = "db.example.com"; s.Ports = nil; s.Selector = nil },
+		{"ext", func(s *corev1.ServiceSpec) {
+			s.Type = "ExternalName"
+			s.ExternalName = "db.example.com"
+			s.Ports = nil
+			s.Selector = nil
+		},
 			`{"type":"ExternalName","sessionAffinity":"None","externalName":"db.example.com"}`},
 		{"affinity", func(s *corev1.ServiceSpec) { s.SessionAffinity = "ClientIP" },
 			`{"ports":[{"protocol":"TCP","port":80,"targetPort":80}],"selector":{"app":"web"},"type":"ClusterIP","sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":10800}},"internalTrafficPolicy":"Cluster"}`},
@@ -105,7 +110,11 @@ func TestServiceValidation(t *testing.T) {
 		{"ext-badname", func(s *corev1.ServiceSpec) { s.Type = "ExternalName"; s.ExternalName = "Bad_Name" }, []string{
 			`spec.externalName: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
 		}},
-		{"headless-np", func(s *corev1.ServiceSpec) { s.Type = "NodePort"; s.ClusterIP = "None"; s.ClusterIPs = []string{"None"} }, []string{
+		{"headless-np", func(s *corev1.ServiceSpec) {
+			s.Type = "NodePort"
+			s.ClusterIP = "None"
+			s.ClusterIPs = []string{"None"}
+		}, []string{
 			`spec.clusterIP: Invalid value: "None": may not be set to 'None' for NodePort services`,
 		}},
 		{"badtype", func(s *corev1.ServiceSpec) { s.Type = "Magic" }, []string{
