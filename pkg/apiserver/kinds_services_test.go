@@ -416,3 +416,34 @@ func TestServiceStatusAndFieldSelectors(t *testing.T) {
 		t.Errorf("spec.clusterIP=10.96.0.1 selected %v", list.Items)
 	}
 }
+
+// Discovery lists services as the reference's /api/v1 does (section 21).
+func TestServiceDiscovery(t *testing.T) {
+	ts := startServiceServer(t, filepath.Join(t.TempDir(), "db"), registry.Options{})
+	code, _, body := ts.do(t, "GET", "/api/v1", "", "")
+	if code != 200 {
+		t.Fatalf("GET /api/v1: %d %s", code, body)
+	}
+	var list metav1.APIResourceList
+	if err := json.Unmarshal([]byte(body), &list); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range list.APIResources {
+		b, _ := json.Marshal(r)
+		got[r.Name] = string(b)
+	}
+	for name, want := range map[string]string{
+		"services":        `{"name":"services","singularName":"service","namespaced":true,"kind":"Service","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["svc"],"categories":["all"],"storageVersionHash":"0/CO1lhkEBI="}`,
+		"services/proxy":  `{"name":"services/proxy","singularName":"","namespaced":true,"kind":"ServiceProxyOptions","verbs":["create","delete","get","patch","update"]}`,
+		"services/status": `{"name":"services/status","singularName":"","namespaced":true,"kind":"Service","verbs":["get","patch","update"]}`,
+	} {
+		if got[name] != want {
+			t.Errorf("%s:\n got: %s\nwant: %s", name, got[name], want)
+		}
+	}
+	code, _, body = ts.do(t, "GET", "/api/v1/namespaces/default/services/kubernetes/proxy", "", "")
+	if code != 400 || !strings.Contains(body, "miniapi runs no containers: services/proxy is not available") {
+		t.Errorf("services/proxy: %d %s", code, body)
+	}
+}

@@ -165,6 +165,18 @@ func TestServices(t *testing.T) {
 			"jsonpath={.spec.ports[0].name} {.spec.ports[0].port} {.spec.ports[0].targetPort} {.spec.ports[0].protocol} {.metadata.labels.component} {.metadata.labels.provider}")
 	})
 
+	t.Run("api-resources", func(t *testing.T) {
+		found := false
+		for _, row := range table(t, ok(t, s, "api-resources", "-o", "wide").Stdout) {
+			if strings.Join(row, " | ") == "services | svc | v1 | true | Service | create,delete,deletecollection,get,list,patch,update,watch | all" {
+				found = true
+			}
+		}
+		if !found {
+			t.Error("api-resources -o wide lacks services as kube-apiserver lists them")
+		}
+	})
+
 	t.Run("defaults", func(t *testing.T) {
 		expectOut(t, s, `ClusterIP None Cluster SingleStack ["IPv4"] [{"port":80,"protocol":"TCP","targetPort":8080}]`, "get", "svc", "web", "-o",
 			"jsonpath={.spec.type} {.spec.sessionAffinity} {.spec.internalTrafficPolicy} {.spec.ipFamilyPolicy} {.spec.ipFamilies} {.spec.ports}")
