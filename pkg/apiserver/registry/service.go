@@ -11,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -34,11 +33,7 @@ func services(opts Options) (*Resource, error) {
 		Strategy: s,
 		Subresources: map[string]*Subresource{
 			"status": {PrepareForUpdate: s.PrepareForStatusUpdate, ValidateUpdate: s.ValidateStatusUpdate},
-			"proxy": {
-				Kind:        schema.GroupVersionKind{Kind: "ServiceProxyOptions"},
-				Verbs:       []string{"create", "delete", "get", "patch", "update"},
-				Unavailable: "miniapi runs no containers: services/proxy is not available",
-			},
+			"proxy":  noContainers("services/proxy", "ServiceProxyOptions", "create", "delete", "get", "patch", "update"),
 		},
 		Hooks:    hooks,
 		Table:    printers.Services,
