@@ -447,3 +447,56 @@ func TestServiceDiscovery(t *testing.T) {
 		t.Errorf("services/proxy: %d %s", code, body)
 	}
 }
+
+// BenchmarkServiceCreate creates Services through HTTP from parallel
+// clients: headless (only the object write), ClusterIP (a ClusterIP
+// allocation, a compare-and-swap write, then the object) and NodePort (a
+// ClusterIP and a NodePort allocation, then the object).
+func BenchmarkServiceCreate(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		svc  func(name string) *corev1.Service
+	}{
+		{"headless", func(name string) *corev1.Service { return clusterIPService(name, corev1.ClusterIPNone) }},
+		{"clusterip", func(name string) *corev1.Service { return clusterIPService(name, "") }},
+		{"nodeport", func(name string) *corev1.Service { return nodePortService(name, 0) }},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchmarkServiceCreate(b, c.svc) })
+	}
+}
+
+func benchmarkServiceCreate(b *testing.B, newService func(name string) *corev1.Service) {
+	store, err := boltstore.Open(filepath.Join(b.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	api, err := New(Config{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := api.Bootstrap(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(api)
+	defer hs.Close()
+	c, err := kubernetes.NewForConfig(&rest.Config{Host: hs.URL, QPS: 1e6, Burst: 1e6})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n sync.Mutex
+	next := 0
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			n.Lock()
+			next++
+			name := fmt.Sprintf("s%d", next)
+			n.Unlock()
+			if _, err := c.CoreV1().Services("default").Create(context.Background(), newService(name), metav1.CreateOptions{}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
