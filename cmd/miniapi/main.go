@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 func main() {
@@ -39,6 +41,8 @@ func main() {
 	f.StringVar(&cfg.TLSKeyFile, "tls-private-key-file", "", "private key matching --tls-cert-file")
 	f.StringVar(&cfg.TokenAuthFile, "token-auth-file", "", "CSV file of bearer tokens: token,user,uid[,\"group1,group2\"]; when set every API request needs one")
 	f.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
+	f.StringVar(&cfg.ServiceClusterIPRange, "service-cluster-ip-range", cfg.ServiceClusterIPRange, "CIDR that Service ClusterIPs are allocated from (at most 2^20 addresses); its first address is the default/kubernetes Service's")
+	f.StringVar(&cfg.ServiceNodePortRange, "service-node-port-range", cfg.ServiceNodePortRange, "port range that Service NodePorts are allocated from, inclusive (\"30000-32767\")")
 
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintf(os.Stderr, "miniapi: %v\n", err)
@@ -54,11 +58,14 @@ type config struct {
 	Controllers, Profiling  bool
 	TLSCertFile, TLSKeyFile string
 	TokenAuthFile, LogLevel string
+	// Where Service ClusterIPs and NodePorts come from, as kube-apiserver's flags.
+	ServiceClusterIPRange, ServiceNodePortRange string
 }
 
 func defaultConfig() *config {
 	return &config{
 		DataDir: "./miniapi-data", Listen: "127.0.0.1:8080", WatchHistory: 10000,
 		Nodes: 3, PodReadyDelay: time.Second, Controllers: true, LogLevel: "info",
+		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/miniapi/miniapi/pkg/apiserver"
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/controllers"
 	"github.com/miniapi/miniapi/pkg/storage/boltstore"
 )
@@ -98,11 +99,12 @@ func (p *process) openStore(ctx context.Context) error {
 		return err
 	}
 	p.store = store
-	if p.api, err = apiserver.New(apiserver.Config{Store: store, Logger: p.log, Metrics: metrics, Profiling: p.cfg.Profiling}); err != nil {
+	builtin := registry.Options{ServiceClusterIPRange: p.cfg.ServiceClusterIPRange, ServiceNodePortRange: p.cfg.ServiceNodePortRange}
+	if p.api, err = apiserver.New(apiserver.Config{Store: store, Builtin: builtin, Logger: p.log, Metrics: metrics, Profiling: p.cfg.Profiling}); err != nil {
 		return err
 	}
 	if err := p.api.Bootstrap(ctx); err != nil {
-		return fmt.Errorf("creating the system namespaces: %w", err)
+		return fmt.Errorf("preparing the store (Service ranges, system namespaces): %w", err)
 	}
 	return nil
 }

@@ -8,19 +8,30 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// Bootstrap creates the seed objects that are missing (the system
-// namespaces), through the same create path as a client's request.
-// Cluster-scoped seeds come first, so that namespaced ones find their
-// namespace; each group is created concurrently, sharing one commit on a
-// new store.
+// Bootstrap readies the store before anything is served: it repairs what
+// kinds keep outside their objects (WriteHooks.Repair: the Service
+// ranges, so that a crash between an allocation and the write of its
+// Service leaks nothing), then creates the seed objects that are missing
+// (the system namespaces, the default/kubernetes Service) through the
+// same create path as a client's request. Cluster-scoped seeds come
+// first, so that namespaced ones find their namespace; each group is
+// created concurrently, sharing one commit on a new store.
 func (s *Server) Bootstrap(ctx context.Context) error {
+	if err := s.repair(ctx); err != nil {
+		return err
+	}
+	seeds, err := registry.Seeds(s.builtin)
+	if err != nil {
+		return err
+	}
 	var clusterScoped, namespaced []registry.Seed
-	for _, seed := range registry.Seeds() {
+	for _, seed := range seeds {
 		res, ok := s.reg.Lookup(seed.Resource)
 		if !ok {
 			return fmt.Errorf("seed of %s: not served", seed.Resource)
@@ -69,4 +80,38 @@ func (s *Server) ensure(ctx context.Context, seed registry.Seed) error {
 		return fmt.Errorf("creating %s %s: %w", res.Resource, m.GetName(), err)
 	}
 	return nil
+}
+
+// repair hands every kind with WriteHooks its stored objects.
+func (s *Server) repair(ctx context.Context) error {
+	for _, res := range s.reg.All() {
+		if res.Hooks == nil {
+			continue
+		}
+		stored, err := s.storedObjects(ctx, res)
+		if err != nil {
+			return fmt.Errorf("reading the stored %s: %w", res.Resource, err)
+		}
+		if err := res.Hooks.Repair(ctx, stored); err != nil {
+			return fmt.Errorf("repairing %s: %w", res.Resource, err)
+		}
+	}
+	return nil
+}
+
+// storedObjects decodes every stored object of res, in all namespaces.
+func (s *Server) storedObjects(ctx context.Context, res *registry.Resource) ([]runtime.Object, error) {
+	list, err := s.store.List(ctx, collectionPrefix(res, ""), storage.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]runtime.Object, 0, len(list.KVs))
+	for _, kv := range list.KVs {
+		obj, err := decodeStored(res, kv)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, obj)
+	}
+	return objs, nil
 }

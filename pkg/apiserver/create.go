@@ -35,7 +35,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
 const maxGenerateNameAttempts = 8
 
 // createObject applies the server's rules to a new object and stores it
-// (unless dryRun), returning it with its resourceVersion.
+// (unless dryRun), returning it with its resourceVersion. A kind's
+// BeginCreate hook runs between its defaults and its validation, as in
+// kube-apiserver, and learns whether the object was stored.
 func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object, dryRun bool) (runtime.Object, error) {
 	m, err := s.prepareCreate(q, obj)
 	if err != nil {
@@ -45,6 +47,14 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		if err := s.checkNamespace(ctx, q, m.GetNamespace(), m.GetName()); err != nil {
 			return nil, err
 		}
+	}
+	stored := false
+	if hooks := q.res.Hooks; hooks != nil {
+		finish, err := hooks.BeginCreate(ctx, obj, dryRun)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { finish(ctx, stored) }()
 	}
 	if err := invalid(q.res, m.GetName(), q.res.Strategy.Validate(obj)); err != nil {
 		return nil, err
@@ -76,6 +86,7 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		if err != nil {
 			return nil, err
 		}
+		stored = true
 		m.SetResourceVersion(formatRV(rev))
 		return obj, nil
 	}

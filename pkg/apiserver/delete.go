@@ -173,10 +173,7 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 			m.SetResourceVersion(formatRV(rev))
 			return cur, false, nil
 		}
-		if dryRun {
-			return cur, true, nil
-		}
-		_, err = s.store.Delete(ctx, kv.Key, kv.ModRevision)
+		err = s.deleteStored(ctx, q, kv, cur, dryRun)
 		if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
 			continue
 		}

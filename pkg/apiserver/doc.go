@@ -13,6 +13,13 @@
 // Discovery and OpenAPI are derived from the registry and built again
 // when it changes.
 //
+// A kind whose objects hold something outside them (a Service's ClusterIP
+// and NodePorts) has registry.WriteHooks: create and update call its Begin
+// hook after the kind's defaults and before validation, and its finish
+// with whether the store write succeeded; delete calls AfterDelete once
+// the object is gone; Bootstrap hands it every stored object before
+// anything is served, to repair what a crash left behind.
+//
 // Objects are stored as their JSON without kind, apiVersion and
 // resourceVersion, under /<group or "core">/<resource>/<namespace>/<name>
 // (no namespace segment for cluster-scoped kinds). metadata.resourceVersion

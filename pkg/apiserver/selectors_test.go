@@ -9,8 +9,8 @@ import (
 )
 
 func TestSelectorNarrowsNamespace(t *testing.T) {
-	pods, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
-	nodes, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "nodes"})
+	pods, _ := builtinRegistry(t).Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	nodes, _ := builtinRegistry(t).Lookup(schema.GroupVersionResource{Version: "v1", Resource: "nodes"})
 	cases := []struct {
 		res      *registry.Resource
 		ns, qs   string
@@ -35,4 +35,15 @@ func TestSelectorNarrowsNamespace(t *testing.T) {
 			t.Errorf("%s %s: namespace %q name %q, want %q %q", c.res.Resource, c.qs, q.namespace, name, c.wantNS, c.wantName)
 		}
 	}
+}
+
+// builtinRegistry is the built-in registry without a store, for tests that
+// only look resources up.
+func builtinRegistry(t testing.TB) *registry.Registry {
+	t.Helper()
+	reg, err := registry.NewBuiltin(registry.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
@@ -26,6 +27,11 @@ type Config struct {
 	// Registry is the set of served resources; the built-in kinds when
 	// nil.
 	Registry *registry.Registry
+	// Builtin configures the built-in kinds (the Service ranges) when
+	// Registry is nil, and the objects Bootstrap creates (the
+	// default/kubernetes Service's ClusterIP). Its Store is Store when
+	// unset.
+	Builtin registry.Options
 	// Logger gets one line per request; slog.Default() when nil.
 	Logger *slog.Logger
 	// Metrics are served at /metrics; a fresh set on its own registry
@@ -41,6 +47,7 @@ type Config struct {
 type Server struct {
 	store   storage.Store
 	reg     *registry.Registry
+	builtin registry.Options
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
@@ -63,12 +70,22 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("apiserver: Config.Store is required")
 	}
-	s := &Server{store: cfg.Store, reg: cfg.Registry, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
-	if s.reg == nil {
-		s.reg = registry.NewBuiltin()
-	}
+	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	if s.builtin.Store == nil {
+		s.builtin.Store = cfg.Store
+	}
+	if s.builtin.Logger == nil {
+		s.builtin.Logger = s.log
+	}
+	if s.reg == nil {
+		reg, err := registry.NewBuiltin(s.builtin)
+		if err != nil {
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
+		s.reg = reg
 	}
 	if s.metrics == nil {
 		s.metrics = NewMetrics(nil)

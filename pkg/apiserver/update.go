@@ -71,70 +71,114 @@ const maxUpdateAttempts = 16
 
 // applyUpdate is every write to an existing object: read it, let mutate
 // produce the new state, apply the kind's rules (what a subresource may
-// change, system metadata, generation, validation), and store it with
-// compare-and-swap. A write that changes nothing stores nothing and keeps
-// the resourceVersion; a write that removes the last thing keeping an
-// object being deleted deletes it.
+// change, system metadata, generation, the kind's hooks, validation), and
+// store it with compare-and-swap. A write that changes nothing stores
+// nothing and keeps the resourceVersion; a write that removes the last
+// thing keeping an object being deleted deletes it.
 func (s *Server) applyUpdate(ctx context.Context, q request, dryRun bool, mutate mutateFunc) (runtime.Object, error) {
-	prepare, validate := updateRules(q)
 	for attempt := 1; ; attempt++ {
-		kv, err := s.getKV(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		cur, err := decodeStored(q.res, kv)
-		if err != nil {
-			return nil, err
-		}
-		obj, err := mutate(cur.DeepCopyObject())
-		if err != nil {
-			return nil, err
-		}
-		obj.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
-		prepare(obj, cur)
-		if err := keepSystemMeta(q, obj, cur); err != nil {
-			return nil, err
-		}
-		if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
-			return nil, err
-		}
-		if q.res.Deleter().Released(obj) && deletionStarted(obj) {
-			if dryRun {
-				return obj, nil
-			}
-			_, err := s.store.Delete(ctx, kv.Key, kv.ModRevision)
-			if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
-				continue
-			}
-			return obj, s.storeError(q, err)
-		}
-		b, err := encodeForStore(obj)
-		if err != nil {
-			return nil, err
-		}
-		if bytes.Equal(b, kv.Value) {
-			return cur, nil
-		}
-		if dryRun {
-			return obj, nil
-		}
-		rev, err := s.store.Update(ctx, kv.Key, b, kv.ModRevision)
+		obj, err := s.updateOnce(ctx, q, dryRun, mutate)
 		if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
 			continue
 		}
-		if err != nil {
+		if errors.Is(err, storage.ErrConflict) {
 			return nil, s.storeError(q, err)
 		}
-		m, _ := meta.Accessor(obj)
-		m.SetResourceVersion(formatRV(rev))
+		return obj, err
+	}
+}
+
+// updateOnce is one attempt of applyUpdate; storage.ErrConflict says a
+// concurrent write won and the attempt may be made again.
+func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate mutateFunc) (runtime.Object, error) {
+	prepare, validate := updateRules(q)
+	kv, err := s.getKV(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := decodeStored(q.res, kv)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := mutate(cur.DeepCopyObject())
+	if err != nil {
+		return nil, err
+	}
+	obj.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
+	prepare(obj, cur)
+	if err := keepSystemMeta(q, obj, cur); err != nil {
+		return nil, err
+	}
+	if q.res.Deleter().Released(obj) && deletionStarted(obj) {
+		if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
+			return nil, err
+		}
+		return obj, s.deleteStored(ctx, q, kv, cur, dryRun)
+	}
+	stored := false
+	if hooks := q.res.Hooks; hooks != nil && usesMainRules(q) {
+		finish, err := hooks.BeginUpdate(ctx, obj, cur, dryRun)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { finish(ctx, stored) }()
+	}
+	if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
+		return nil, err
+	}
+	b, err := encodeForStore(obj)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(b, kv.Value) {
+		stored = true // nothing changed: nothing to give back either
+		return cur, nil
+	}
+	if dryRun {
 		return obj, nil
 	}
+	rev, err := s.store.Update(ctx, kv.Key, b, kv.ModRevision)
+	if errors.Is(err, storage.ErrConflict) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, s.storeError(q, err)
+	}
+	stored = true
+	m, _ := meta.Accessor(obj)
+	m.SetResourceVersion(formatRV(rev))
+	return obj, nil
+}
+
+// deleteStored removes a stored object (unless dryRun) and tells the
+// kind's hooks; storage.ErrConflict says a concurrent write won.
+func (s *Server) deleteStored(ctx context.Context, q request, kv storage.KV, cur runtime.Object, dryRun bool) error {
+	if dryRun {
+		return nil
+	}
+	_, err := s.store.Delete(ctx, kv.Key, kv.ModRevision)
+	if errors.Is(err, storage.ErrConflict) {
+		return err
+	}
+	if err != nil {
+		return s.storeError(q, err)
+	}
+	if hooks := q.res.Hooks; hooks != nil {
+		hooks.AfterDelete(ctx, cur)
+	}
+	return nil
+}
+
+// usesMainRules says whether a write follows the main resource's rules
+// (the object itself, or a view of it) rather than a part's own (status).
+func usesMainRules(q request) bool {
+	return q.sub == nil || q.sub.View != nil
 }
 
 // updateRules are the prepare and validate steps of a write: a part's own
 // (status, finalize), or the main resource's for the object and its views.
 func updateRules(q request) (prepare func(obj, old runtime.Object), validate func(obj, old runtime.Object) field.ErrorList) {
-	if q.sub != nil && q.sub.PrepareForUpdate != nil {
+	if !usesMainRules(q) && q.sub.PrepareForUpdate != nil {
 		return q.sub.PrepareForUpdate, q.sub.ValidateUpdate
 	}
 	return q.res.Strategy.PrepareForUpdate, q.res.Strategy.ValidateUpdate

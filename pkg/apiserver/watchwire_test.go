@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
@@ -101,7 +100,7 @@ func TestWatchersShareWireBytes(t *testing.T) {
 // type, kind and format.
 func TestWireCacheKey(t *testing.T) {
 	var c wireCache
-	pods, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	pods, _ := builtinRegistry(t).Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
 	gvk := pods.GroupVersionKind()
 	kv := storage.KV{Key: "k", Value: []byte(`{}`), ModRevision: 7}
 	calls := 0
@@ -138,7 +137,7 @@ func (d *discardFlusher) Flush()                      {}
 // "per-watcher" encodes it for each watcher, as before the cache.
 // Compare the two ns/op with each other.
 func BenchmarkWatchFanOut(b *testing.B) {
-	pods, _ := registry.NewBuiltin().Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	pods, _ := builtinRegistry(b).Lookup(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
 	value := []byte(`{"metadata":{"name":"web-0","namespace":"default","uid":"0b0e5c4e-8a7b-4c1e-9d1f-2f2d4f3a1b2c","creationTimestamp":"2026-11-29T21:00:00Z","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx","resources":{}}],"restartPolicy":"Always","dnsPolicy":"ClusterFirst"},"status":{"phase":"Pending"}}`)
 	for _, c := range []struct {
 		name  string

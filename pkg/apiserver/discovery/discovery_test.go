@@ -91,7 +91,7 @@ func TestAggregatedCoreAndCaching(t *testing.T) {
 	for _, r := range list.Items[0].Versions[0].Resources {
 		names = append(names, r.Resource+":"+string(r.Scope))
 	}
-	if got := strings.Join(names, " "); got != "events:Namespaced namespaces:Cluster nodes:Cluster pods:Namespaced" {
+	if got := strings.Join(names, " "); got != "events:Namespaced namespaces:Cluster nodes:Cluster pods:Namespaced services:Namespaced" {
 		t.Errorf("core resources = %s", got)
 	}
 	tag := rec.Header().Get("ETag")
@@ -198,7 +198,11 @@ func TestClientGoUsesAggregated(t *testing.T) {
 	sort.Strings(got)
 	// Every resource and subresource of the registry, as client-go names them.
 	var want []string
-	for _, r := range registry.Builtin() {
+	resources, err := registry.Builtin(registry.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resources {
 		gv := schema.GroupVersion{Group: r.Group, Version: r.Version}.String()
 		want = append(want, gv+" "+r.Resource)
 		for sub := range r.Subresources {
@@ -251,7 +255,11 @@ func TestClientGoProtobufConfig(t *testing.T) {
 
 func mustHandler(t *testing.T) http.Handler {
 	t.Helper()
-	h, err := NewHandler(registry.Builtin())
+	resources, err := registry.Builtin(registry.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(resources)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,14 @@ var (
 // newHandler builds the handler once for all tests: it is read-only.
 func newHandler(t *testing.T) http.Handler {
 	t.Helper()
-	sharedOnce.Do(func() { sharedHandler, sharedErr = NewHandler(registry.Builtin()) })
+	sharedOnce.Do(func() {
+		resources, err := registry.Builtin(registry.Options{})
+		if err != nil {
+			sharedErr = err
+			return
+		}
+		sharedHandler, sharedErr = NewHandler(resources)
+	})
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
 	}

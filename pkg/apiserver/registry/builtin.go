@@ -1,25 +1,70 @@
 package registry
 
+import (
+	"log/slog"
+
+	"github.com/miniapi/miniapi/pkg/storage"
+)
+
+// Options configure the built-in kinds that need more than their rules.
+type Options struct {
+	// Store keeps what kinds allocate outside their objects (Service
+	// ClusterIPs and NodePorts), under keys of its own. Without one,
+	// every Service write that needs an allocation fails.
+	Store storage.Store
+	// ServiceClusterIPRange is the CIDR ClusterIPs come from
+	// (kube-apiserver's --service-cluster-ip-range); DefaultServiceClusterIPRange
+	// when empty.
+	ServiceClusterIPRange string
+	// ServiceNodePortRange is the range NodePorts come from
+	// (--service-node-port-range); DefaultServiceNodePortRange when empty.
+	ServiceNodePortRange string
+	// Logger gets what a start-up repair of the ranges changed;
+	// slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// kube-apiserver's defaults for the Service ranges.
+const (
+	DefaultServiceClusterIPRange = "10.96.0.0/12"
+	DefaultServiceNodePortRange  = "30000-32767"
+)
+
+// withDefaults fills the empty ranges.
+func (o Options) withDefaults() Options {
+	if o.ServiceClusterIPRange == "" {
+		o.ServiceClusterIPRange = DefaultServiceClusterIPRange
+	}
+	if o.ServiceNodePortRange == "" {
+		o.ServiceNodePortRange = DefaultServiceNodePortRange
+	}
+	return o
+}
+
 // Builtin returns the built-in resources, core group first, in the order
 // discovery lists their groups. Each call returns new values, so every
-// server has its own.
-func Builtin() []*Resource {
+// server has its own. It fails only on a Service range it cannot parse.
+func Builtin(opts Options) ([]*Resource, error) {
+	svc, err := services(opts.withDefaults())
+	if err != nil {
+		return nil, err
+	}
 	return []*Resource{
 		namespaces(),
 		nodes(),
 		pods(),
 		events(),
+		svc,
 		replicaSets(),
 		deployments(),
-	}
+	}, nil
 }
 
 // NewBuiltin returns a registry of the built-in resources.
-func NewBuiltin() *Registry {
-	r, err := New(Builtin()...)
+func NewBuiltin(opts Options) (*Registry, error) {
+	resources, err := Builtin(opts)
 	if err != nil {
-		// The built-in table is static: its own tests catch this.
-		panic(err)
+		return nil, err
 	}
-	return r
+	return New(resources...)
 }

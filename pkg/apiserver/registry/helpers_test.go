@@ -57,3 +57,14 @@ func container(name, image string) corev1.Container {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// builtin is the built-in resources without a store (nothing here
+// allocates).
+func builtin(t testing.TB) []*Resource {
+	t.Helper()
+	resources, err := Builtin(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resources
+}

@@ -12,7 +12,7 @@ import (
 // only the kinds kube-apiserver keeps a generation for have one.
 func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
 	tracksGeneration := map[string]bool{"pods": true, "replicasets": true, "deployments": true}
-	for _, r := range Builtin() {
+	for _, r := range builtin(t) {
 		t.Run(r.Resource, func(t *testing.T) {
 			obj, old := r.New(), r.New()
 			r.Strategy.PrepareForCreate(obj)
@@ -55,13 +55,16 @@ func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
 }
 
 func TestRegistryAddLookupRemove(t *testing.T) {
-	reg := NewBuiltin()
+	reg, err := NewBuiltin(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	gen := reg.Generation()
 	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	if _, ok := reg.Lookup(pods); !ok {
 		t.Fatal("pods not served")
 	}
-	if err := reg.Add(Builtin()[2]); err == nil {
+	if err := reg.Add(builtin(t)[2]); err == nil {
 		t.Error("adding pods twice succeeded")
 	}
 	if reg.Generation() != gen {
@@ -85,7 +88,7 @@ func TestRegistryAddLookupRemove(t *testing.T) {
 	if reg.Generation() != gen {
 		t.Error("removing what is not served moved the generation")
 	}
-	if err := reg.Add(Builtin()[2]); err != nil {
+	if err := reg.Add(builtin(t)[2]); err != nil {
 		t.Fatal(err)
 	}
 	if all := reg.All(); all[len(all)-1].Resource != "pods" {

@@ -50,6 +50,9 @@ type Resource struct {
 	// FieldSet is what field selectors match against; nil: metadata.name
 	// (and metadata.namespace for namespaced kinds).
 	FieldSet func(obj runtime.Object) fields.Set
+	// Hooks run around the store writes of the kind's objects, for kinds
+	// that hold something outside them (see WriteHooks); nil: none.
+	Hooks WriteHooks
 	// CreateInTerminatingNamespace exempts the kind from the rule that
 	// nothing new is created in a namespace being deleted (events, as
 	// kube's NamespaceLifecycle admission exempts them).
