@@ -55,6 +55,9 @@ func Builtin(opts Options) ([]*Resource, error) {
 		pods(),
 		events(),
 		svc,
+		configMaps(),
+		secrets(),
+		serviceAccounts(),
 		replicaSets(),
 		deployments(),
 	}, nil
