@@ -46,6 +46,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/controllers/node"
 	"github.com/miniapi/miniapi/pkg/controllers/replicaset"
 	"github.com/miniapi/miniapi/pkg/controllers/scheduler"
+	"github.com/miniapi/miniapi/pkg/controllers/serviceaccount"
 )
 
 // Options configure the controllers.
@@ -122,6 +123,9 @@ func controllerList(d Deps, opts Options) []entry {
 		}},
 		{"namespace", func() (Controller, error) {
 			return namespace.New(namespace.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+		}},
+		{"serviceaccount", func() (Controller, error) {
+			return serviceaccount.New(serviceaccount.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
 		}},
 	}
 }

@@ -71,6 +71,35 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return finalizersOf(l.Items, func(o *corev1.Pod) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error { return core.Pods(ns).DeleteCollection(ctx, del, all) }},
+		{"configmaps.",
+			func(ctx context.Context, ns string) ([][]string, error) {
+				l, err := core.ConfigMaps(ns).List(ctx, all)
+				if err != nil {
+					return nil, err
+				}
+				return finalizersOf(l.Items, func(o *corev1.ConfigMap) metav1.Object { return o }), nil
+			},
+			func(ctx context.Context, ns string) error { return core.ConfigMaps(ns).DeleteCollection(ctx, del, all) }},
+		{"secrets.",
+			func(ctx context.Context, ns string) ([][]string, error) {
+				l, err := core.Secrets(ns).List(ctx, all)
+				if err != nil {
+					return nil, err
+				}
+				return finalizersOf(l.Items, func(o *corev1.Secret) metav1.Object { return o }), nil
+			},
+			func(ctx context.Context, ns string) error { return core.Secrets(ns).DeleteCollection(ctx, del, all) }},
+		// The serviceaccount controller makes no new "default" in a
+		// terminating namespace, so this one stays deleted.
+		{"serviceaccounts.",
+			func(ctx context.Context, ns string) ([][]string, error) {
+				l, err := core.ServiceAccounts(ns).List(ctx, all)
+				if err != nil {
+					return nil, err
+				}
+				return finalizersOf(l.Items, func(o *corev1.ServiceAccount) metav1.Object { return o }), nil
+			},
+			func(ctx context.Context, ns string) error { return core.ServiceAccounts(ns).DeleteCollection(ctx, del, all) }},
 		{"events.",
 			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Events(ns).List(ctx, all)
