@@ -54,7 +54,11 @@ func TestConfigMapImmutable(t *testing.T) {
 		{"binaryData", func(cm *corev1.ConfigMap) { cm.BinaryData = map[string][]byte{"b": nil} }, []string{"binaryData: " + forbidden}},
 		{"immutable false", func(cm *corev1.ConfigMap) { cm.Immutable = ptr(false) }, []string{"immutable: " + forbidden}},
 		{"immutable removed", func(cm *corev1.ConfigMap) { cm.Immutable = nil }, []string{"immutable: " + forbidden}},
-		{"all at once", func(cm *corev1.ConfigMap) { cm.Immutable = nil; cm.Data = nil; cm.BinaryData = map[string][]byte{"b": nil} },
+		{"all at once", func(cm *corev1.ConfigMap) {
+			cm.Immutable = nil
+			cm.Data = nil
+			cm.BinaryData = map[string][]byte{"b": nil}
+		},
 			[]string{"immutable: " + forbidden, "data: " + forbidden, "binaryData: " + forbidden}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,7 +99,9 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				}
 				return finalizersOf(l.Items, func(o *corev1.ServiceAccount) metav1.Object { return o }), nil
 			},
-			func(ctx context.Context, ns string) error { return core.ServiceAccounts(ns).DeleteCollection(ctx, del, all) }},
+			func(ctx context.Context, ns string) error {
+				return core.ServiceAccounts(ns).DeleteCollection(ctx, del, all)
+			}},
 		{"events.",
 			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Events(ns).List(ctx, all)
