@@ -91,7 +91,7 @@ func TestAggregatedCoreAndCaching(t *testing.T) {
 	for _, r := range list.Items[0].Versions[0].Resources {
 		names = append(names, r.Resource+":"+string(r.Scope))
 	}
-	if got := strings.Join(names, " "); got != "events:Namespaced namespaces:Cluster nodes:Cluster pods:Namespaced services:Namespaced" {
+	if got := strings.Join(names, " "); got != "configmaps:Namespaced events:Namespaced namespaces:Cluster nodes:Cluster pods:Namespaced secrets:Namespaced serviceaccounts:Namespaced services:Namespaced" {
 		t.Errorf("core resources = %s", got)
 	}
 	tag := rec.Header().Get("ETag")
