@@ -16,14 +16,20 @@ func TestDiscoveryAndExplain(t *testing.T) {
 deployments   deploy       apps/v1      true         Deployment
 replicasets   rs           apps/v1      true         ReplicaSet
 `, "api-resources", "--api-group=apps")
+	// Rows compared cell by cell: the column widths follow the longest
+	// name served.
 	res := ok(t, s, "api-resources")
+	got := join(table(t, res.Stdout))
 	for _, want := range []string{
-		"events        ev           v1           true         Event\n",
-		"namespaces    ns           v1           false        Namespace\n",
-		"nodes         no           v1           false        Node\n",
-		"pods          po           v1           true         Pod\n",
+		"configmaps | cm | v1 | true | ConfigMap\n",
+		"events | ev | v1 | true | Event\n",
+		"namespaces | ns | v1 | false | Namespace\n",
+		"nodes | no | v1 | false | Node\n",
+		"pods | po | v1 | true | Pod\n",
+		"secrets | v1 | true | Secret\n",
+		"serviceaccounts | sa | v1 | true | ServiceAccount\n",
 	} {
-		if !strings.Contains(res.Stdout, want) {
+		if !strings.Contains(got, want) {
 			t.Errorf("api-resources lacks %q:\n%s", want, res.Stdout)
 		}
 	}
