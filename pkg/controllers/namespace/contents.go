@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -80,6 +81,27 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				return finalizersOf(l.Items, func(o *corev1.ConfigMap) metav1.Object { return o }), nil
 			},
 			func(ctx context.Context, ns string) error { return core.ConfigMaps(ns).DeleteCollection(ctx, del, all) }},
+		{"services.",
+			func(ctx context.Context, ns string) ([][]string, error) {
+				l, err := core.Services(ns).List(ctx, all)
+				if err != nil {
+					return nil, err
+				}
+				return finalizersOf(l.Items, func(o *corev1.Service) metav1.Object { return o }), nil
+			},
+			// client-go's typed Services client has no DeleteCollection.
+			func(ctx context.Context, ns string) error {
+				l, err := core.Services(ns).List(ctx, all)
+				if err != nil {
+					return err
+				}
+				for _, svc := range l.Items {
+					if err := core.Services(ns).Delete(ctx, svc.Name, del); err != nil && !apierrors.IsNotFound(err) {
+						return err
+					}
+				}
+				return nil
+			}},
 		{"secrets.",
 			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Secrets(ns).List(ctx, all)
