@@ -18,9 +18,12 @@ package clienttest
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
@@ -76,15 +79,50 @@ func watched(client *fake.Clientset) sets.Set[string] {
 	return out
 }
 
+// Actions are recorded client actions; printed with %v they read
+// "patch pods/status default/web", one per action.
+type Actions []k8stesting.Action
+
 // Writes returns the actions recorded by client that change something:
 // create, update, patch, delete and delete-collection, on any subresource.
 // Reads (get, list, watch) are left out, the informers' own among them.
-func Writes(client *fake.Clientset) []k8stesting.Action {
-	var out []k8stesting.Action
+func Writes(client *fake.Clientset) Actions {
+	var out Actions
 	for _, a := range client.Actions() {
 		if writeVerbs.Has(a.GetVerb()) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+func (as Actions) String() string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = describe(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// describe names one action by verb, resource and object.
+func describe(a k8stesting.Action) string {
+	what := a.GetResource().Resource
+	if sub := a.GetSubresource(); sub != "" {
+		what += "/" + sub
+	}
+	name := ""
+	if a, ok := a.(interface{ GetName() string }); ok { // get, delete, patch
+		name = a.GetName()
+	}
+	if a, ok := a.(interface{ GetObject() runtime.Object }); ok { // create, update
+		if m, err := meta.Accessor(a.GetObject()); err == nil {
+			name = m.GetName()
+		}
+	}
+	if ns := a.GetNamespace(); ns != "" && name != "" {
+		name = ns + "/" + name
+	} else if ns != "" {
+		name = ns
+	}
+	return strings.TrimSpace(a.GetVerb() + " " + what + " " + name)
 }
