@@ -92,7 +92,9 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 	if err, ok := openErr.Load().(error); ok {
 		return nil, 0, fmt.Errorf("opening a watch: %w", err)
 	}
-	time.Sleep(100 * time.Millisecond) // let the last watches register server-side
+	// No pause before writing: Stream returns once the headers came, which
+	// miniapi sends after registering the watch, and each watch starts at
+	// the list's resourceVersion, so no write can be missed.
 
 	ack, err := pacedCreates(ctx, c, ns, writes, e.sizes.WatchRate)
 	if err != nil {

@@ -37,7 +37,7 @@ func TestTables(t *testing.T) {
 		t.Errorf("single object table with includeObject=None: %s", body)
 	}
 
-	req, _ := http.NewRequest("GET", ts.url+deployments+"?watch=true&resourceVersion="+table.ResourceVersion+"&timeoutSeconds=5", nil)
+	req, _ := http.NewRequest("GET", ts.url+deployments+"?watch=true&resourceVersion="+table.ResourceVersion, nil)
 	req.Header.Set("Accept", tableAccept)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -56,8 +56,10 @@ func TestWatchersShareWireBytes(t *testing.T) {
 	ts := startTestServer(t)
 	pods := "/api/v1/namespaces/default/pods"
 	json1, json2 := openWatch(t, ts, "application/json"), openWatch(t, ts, "application/json")
+	// No wait needed before writing: openWatch returns once the headers came,
+	// which the server sends after its store watch is registered, and the
+	// watch starts at a resourceVersion, so nothing later can be missed.
 	pb1, pb2 := openWatch(t, ts, mediaProtobuf), openWatch(t, ts, mediaProtobuf)
-	time.Sleep(100 * time.Millisecond) // let the watches register
 
 	var want bytes.Buffer
 	for i, step := range []struct{ method, path, ctype, body, typ string }{

@@ -75,7 +75,10 @@ Events:          <none>
 }
 
 func TestDescribeEventsSectionAlignsOnItsOwn(t *testing.T) {
-	now := metav1.NewTime(time.Now().Add(-5 * time.Second))
+	// describe ages events by the wall clock. From 10 minutes on, ages are
+	// whole minutes: "30m" stays "30m" for a minute, so a slow run cannot
+	// turn it into "6s" (or "5m1s") as it could a few seconds' age.
+	now := metav1.NewTime(time.Now().Add(-30 * time.Minute))
 	events := &corev1.EventList{Items: []corev1.Event{{
 		Type: "Normal", Reason: "ScalingReplicaSet", Message: "Scaled up replica set web-1 from 0 to 3",
 		Source: corev1.EventSource{Component: "deployment-controller"}, FirstTimestamp: now, LastTimestamp: now, Count: 1,
@@ -91,7 +94,7 @@ func TestDescribeEventsSectionAlignsOnItsOwn(t *testing.T) {
 	if !strings.HasPrefix(lines[2], "  Type    Reason             Age   From                   Message") {
 		t.Fatalf("events header %q", lines[2])
 	}
-	if !strings.HasPrefix(lines[4], "  Normal  ScalingReplicaSet  5s    deployment-controller  Scaled up") {
+	if !strings.HasPrefix(lines[4], "  Normal  ScalingReplicaSet  30m   deployment-controller  Scaled up") {
 		t.Fatalf("events row %q", lines[4])
 	}
 }

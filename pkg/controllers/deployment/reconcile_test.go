@@ -15,6 +15,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 )
 
 func newFakeController(t *testing.T, objs ...runtime.Object) (*Controller, *fake.Clientset, *record.FakeRecorder) {
@@ -26,10 +28,7 @@ func newFakeController(t *testing.T, objs ...runtime.Object) (*Controller, *fake
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); factory.Shutdown() })
-	factory.Start(ctx.Done())
-	factory.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, factory)
 	return c, client, rec
 }
 

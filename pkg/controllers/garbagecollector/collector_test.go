@@ -10,9 +10,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 )
 
 func setup(t *testing.T, objs ...runtime.Object) (*Collector, *fake.Clientset) {
@@ -23,10 +26,7 @@ func setup(t *testing.T, objs ...runtime.Object) (*Collector, *fake.Clientset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, inf)
 	client.ClearActions()
 	return c, client
 }
@@ -104,21 +104,20 @@ func TestBackgroundStripsDanglingReferenceWhenAnOwnerRemains(t *testing.T) {
 	}
 }
 
+// waitGone waits until no informer cache of c holds key.
 func waitGone(t *testing.T, c *Collector, key string) {
 	t.Helper()
-	for range 200 {
-		found := false
+	gone := func(context.Context) (bool, error) {
 		for _, k := range c.kinds {
 			if _, ok, _ := k.informer.GetIndexer().GetByKey(key); ok {
-				found = true
+				return false, nil
 			}
 		}
-		if !found {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+		return true, nil
 	}
-	t.Fatalf("%s still in the cache", key)
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, clienttest.Timeout, true, gone); err != nil {
+		t.Fatalf("%s still in the cache after %v", key, clienttest.Timeout)
+	}
 }
 
 func TestForegroundDeletesDependentsThenDropsFinalizer(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 	"github.com/miniapi/miniapi/pkg/controllers/node"
 )
 
@@ -36,10 +37,7 @@ func setup(t *testing.T, delay time.Duration, objs ...runtime.Object) env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, inf)
 	return env{k, client, clk, rec.Events}
 }
 
@@ -101,8 +99,8 @@ func TestReconcileIgnoresPodsOffSimulatedNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a := e.client.Actions(); len(a) != 0 {
-		t.Errorf("kubelet wrote %v, want nothing", a)
+	if w := clienttest.Writes(e.client); len(w) != 0 {
+		t.Errorf("kubelet wrote %v, want nothing", w)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 )
 
 func setup(t *testing.T, objs ...runtime.Object) (*Controller, *fake.Clientset) {
@@ -21,10 +23,7 @@ func setup(t *testing.T, objs ...runtime.Object) (*Controller, *fake.Clientset) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, inf)
 	client.ClearActions()
 	return c, client
 }
@@ -127,7 +126,7 @@ func TestActiveOrAlreadyFinalizedNamespaceIsLeftAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a := client.Actions(); len(a) != 0 {
-		t.Errorf("controller acted: %v", a)
+	if w := clienttest.Writes(client); len(w) != 0 {
+		t.Errorf("controller wrote %v, want nothing", w)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 )
 
 func newTestController(t *testing.T, count int, objs ...runtime.Object) (*Controller, *fake.Clientset) {
@@ -22,10 +24,7 @@ func newTestController(t *testing.T, count int, objs ...runtime.Object) (*Contro
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, inf)
 	client.ClearActions()
 	return c, client
 }
@@ -92,8 +91,8 @@ func TestReconcileHealthyNodeWritesNothing(t *testing.T) {
 	if err := c.Reconcile(context.Background(), "miniapi-node-1"); err != nil {
 		t.Fatal(err)
 	}
-	if a := client.Actions(); len(a) != 0 {
-		t.Errorf("healthy node caused writes: %v", a)
+	if w := clienttest.Writes(client); len(w) != 0 {
+		t.Errorf("healthy node caused writes: %v", w)
 	}
 }
 

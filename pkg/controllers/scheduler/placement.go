@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // pickNode returns the node with the fewest pods, ties going to the name
@@ -49,15 +50,25 @@ func (a *assumed) add(uid types.UID, as assumption) {
 	a.byUID[uid] = as
 }
 
-// pending counts, per node, the assumed bindings the cache does not show
-// yet, forgetting those it already shows.
-func (a *assumed) pending(get podGetter) map[string]int {
+// pending counts, per node, the assumed bindings that indexed (the pods the
+// caller already counted from its snapshot of the cache's node index) does
+// not hold, and forgets those the cache shows. A binding the cache shows
+// but the snapshot missed (the cache moved on after the snapshot) is still
+// counted this once: it is counted exactly once either way.
+func (a *assumed) pending(indexed sets.Set[types.UID], get podGetter) map[string]int {
 	out := map[string]int{}
 	for uid, as := range a.byUID {
-		p, ok := get(as.namespace, as.name)
-		if !ok || p.UID != uid || p.Spec.NodeName != "" {
+		if indexed.Has(uid) {
 			delete(a.byUID, uid)
 			continue
+		}
+		p, ok := get(as.namespace, as.name)
+		if !ok || p.UID != uid {
+			delete(a.byUID, uid)
+			continue
+		}
+		if p.Spec.NodeName != "" {
+			delete(a.byUID, uid)
 		}
 		out[as.node]++
 	}

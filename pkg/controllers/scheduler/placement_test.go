@@ -5,6 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 func TestPickNodeSpreadsAndBreaksTiesByName(t *testing.T) {
@@ -43,6 +45,7 @@ func TestAssumedForgetsWhatTheCacheShows(t *testing.T) {
 		"p1": {ObjectMeta: metav1.ObjectMeta{Name: "p1", UID: "u1"}},                                      // not yet bound in cache
 		"p2": {ObjectMeta: metav1.ObjectMeta{Name: "p2", UID: "u2"}, Spec: corev1.PodSpec{NodeName: "b"}}, // cache caught up
 		"p3": {ObjectMeta: metav1.ObjectMeta{Name: "p3", UID: "other"}},                                   // recreated
+		"p5": {ObjectMeta: metav1.ObjectMeta{Name: "p5", UID: "u5"}, Spec: corev1.PodSpec{NodeName: "c"}}, // bound after the index was read
 	}
 	get := func(_, name string) (*corev1.Pod, bool) { p, ok := cache[name]; return p, ok }
 	var a assumed
@@ -50,11 +53,12 @@ func TestAssumedForgetsWhatTheCacheShows(t *testing.T) {
 	a.add("u2", assumption{name: "p2", node: "b"})
 	a.add("u3", assumption{name: "p3", node: "b"})
 	a.add("u4", assumption{name: "gone", node: "b"})
-	got := a.pending(get)
-	if len(got) != 1 || got["a"] != 1 {
-		t.Errorf("pending = %v, want map[a:1]", got)
+	a.add("u5", assumption{name: "p5", node: "c"})
+	got := a.pending(sets.New[types.UID]("u2"), get)
+	if len(got) != 2 || got["a"] != 1 || got["c"] != 1 {
+		t.Errorf("pending = %v, want map[a:1 c:1] (p2 counted by the index already, p5 not yet)", got)
 	}
 	if len(a.byUID) != 1 {
-		t.Errorf("assumed kept %d entries, want 1", len(a.byUID))
+		t.Errorf("assumed kept %d entries, want 1 (p1)", len(a.byUID))
 	}
 }

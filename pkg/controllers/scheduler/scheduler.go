@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -211,13 +212,26 @@ func (s *Scheduler) choose(pod *corev1.Pod) (chosen string, total int) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	counts := s.assumed.pending(func(ns, name string) (*corev1.Pod, bool) {
-		p, err := s.pods.Pods(ns).Get(name)
-		return p, err == nil
-	})
+	// The index first, then the assumptions checked against what it held:
+	// the informer may apply a binding in between, and a pod must not be
+	// counted both from the index and as assumed.
+	counts := map[string]int{}
+	indexed := sets.New[types.UID]()
 	for _, n := range names {
 		objs, _ := s.podIndex.ByIndex(nodeNameIndex, n)
 		counts[n] += len(objs)
+		for _, o := range objs {
+			if p, ok := o.(*corev1.Pod); ok {
+				indexed.Insert(p.UID)
+			}
+		}
+	}
+	pending := s.assumed.pending(indexed, func(ns, name string) (*corev1.Pod, bool) {
+		p, err := s.pods.Pods(ns).Get(name)
+		return p, err == nil
+	})
+	for n, c := range pending {
+		counts[n] += c
 	}
 	chosen = pickNode(names, counts)
 	if chosen != "" {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/miniapi/miniapi/pkg/controllers/internal/clienttest"
 	"github.com/miniapi/miniapi/pkg/controllers/node"
 )
 
@@ -37,10 +38,7 @@ func setup(t *testing.T, objs ...runtime.Object) (*Scheduler, *fake.Clientset, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
+	clienttest.Start(t, client, inf)
 	return s, client, rec
 }
 
@@ -101,8 +99,8 @@ func TestReconcileLeavesOthersAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a := client.Actions(); len(a) != 0 {
-		t.Errorf("scheduler wrote %v, want nothing", a)
+	if w := clienttest.Writes(client); len(w) != 0 {
+		t.Errorf("scheduler wrote %v, want nothing", w)
 	}
 }
 

@@ -64,6 +64,10 @@ func TestKillDuringRollout(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, oldRS := settled(t, c, "web", 6)
+	// New pods never become ready in this run, so the rollout stops at its
+	// first step and is surely under way when the server is killed, however
+	// slow the machine; the restart goes back to the 300ms delay.
+	s.RestartWith("--pod-ready-delay=1h")
 	setImage(t, c, "web", "nginx:1.27")
 	eventually(t, 20*time.Second, "the rollout to be under way", func() (bool, string) {
 		d, err := c.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})

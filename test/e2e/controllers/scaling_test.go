@@ -1,14 +1,17 @@
 package controllers
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
 )
 
 // TestProportionalScalingMidRollout scales a Deployment up while a
@@ -16,16 +19,20 @@ import (
 // the old and the new ReplicaSet in proportion to their sizes, instead of
 // all going to the new one.
 func TestProportionalScalingMidRollout(t *testing.T) {
-	_, c := start(t, "--pod-ready-delay=1500ms")
+	s, c := start(t)
 	ctx := ctxFor(t)
 	d := rollingUpdate(deployment("web", "nginx:1.26", 10), intstr.FromInt32(3), intstr.FromInt32(0))
 	if _, err := c.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, oldRS := settled(t, c, "web", 10)
+	// From here on new pods never become ready, so the rollout holds at
+	// its first step for as long as the test needs, however slow the
+	// machine (a short ready delay was a window the test could miss).
+	s.RestartWith("--pod-ready-delay=1h")
 	setImage(t, c, "web", "nginx:1.27")
 	// maxSurge 3, maxUnavailable 0: the new ReplicaSet gets 3, the old
-	// one keeps 10 while the new pods take 1.5s to become ready.
+	// one keeps 10 while the new pods are not ready.
 	eventually(t, 10*time.Second, "the first rollout step (new 3, old 10)", func() (bool, string) {
 		d, _ := c.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 		return d.Status.UpdatedReplicas == 3 && d.Status.Replicas == 13, fmt.Sprintf("%+v", d.Status)
@@ -60,18 +67,20 @@ func TestMinReadySecondsAndHistoryLimit(t *testing.T) {
 	_, c := start(t)
 	ctx := ctxFor(t)
 	d := deployment("web", "nginx:1", 2)
-	d.Spec.MinReadySeconds = 1
+	d.Spec.MinReadySeconds = 2
 	d.Spec.RevisionHistoryLimit = ptr(int32(1))
-	if _, err := c.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+	created, err := c.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
+	// A watch from the create sees every status the controller writes,
+	// where polling could step over the ready-but-not-available one.
 	sawReadyNotAvailable := false
-	eventually(t, 15*time.Second, "2 available replicas", func() (bool, string) {
-		d, _ := c.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
-		if d.Status.ReadyReplicas == 2 && d.Status.AvailableReplicas < 2 {
+	eachStatus(ctx, t, c, created, 15*time.Second, "2 available replicas", func(st appsv1.DeploymentStatus) bool {
+		if st.ReadyReplicas == 2 && st.AvailableReplicas < 2 {
 			sawReadyNotAvailable = true
 		}
-		return d.Status.AvailableReplicas == 2, fmt.Sprintf("%+v", d.Status)
+		return st.AvailableReplicas == 2
 	})
 	if !sawReadyNotAvailable {
 		t.Error("never saw ready pods that were not yet available; minReadySeconds 1 should delay availability")
@@ -88,4 +97,29 @@ func TestMinReadySecondsAndHistoryLimit(t *testing.T) {
 		n := len(replicaSetsOf(t, c, got))
 		return n == 2, fmt.Sprintf("%d replicasets", n)
 	})
+}
+
+// eachStatus watches Deployment d from its resourceVersion and calls done
+// with every status written to it until done returns true; it fails the
+// test after timeout.
+func eachStatus(ctx context.Context, t *testing.T, c kubernetes.Interface, d *appsv1.Deployment, timeout time.Duration, what string, done func(appsv1.DeploymentStatus) bool) {
+	t.Helper()
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	w, err := c.AppsV1().Deployments(d.Namespace).Watch(wctx, metav1.ListOptions{
+		FieldSelector: "metadata.name=" + d.Name, ResourceVersion: d.ResourceVersion,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	last := d.Status
+	for ev := range w.ResultChan() {
+		if got, ok := ev.Object.(*appsv1.Deployment); ok {
+			if last = got.Status; done(last) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no %s within %s; last status %+v", what, timeout, last)
 }

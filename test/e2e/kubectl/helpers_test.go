@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,6 +150,39 @@ func jsonpath(t *testing.T, s *harness.Server, expr string, args ...string) stri
 // stdout line on the returned channel, which closes when kubectl exits.
 func stream(ctx context.Context, t *testing.T, s *harness.Server, args ...string) <-chan string {
 	t.Helper()
+	lines, _ := startStream(ctx, t, s, nil, args...)
+	return lines
+}
+
+// streamWatching is stream for a watch that prints nothing until a change
+// (--watch-only): it returns once kubectl's watch request has been
+// answered, as kubectl's -v=6 request log on stderr shows. The server
+// answers a watch only once it is registered, and kubectl watches from
+// the resourceVersion of its list, so no later change can be missed.
+func streamWatching(ctx context.Context, t *testing.T, s *harness.Server, timeout time.Duration, args ...string) <-chan string {
+	t.Helper()
+	watching := make(chan struct{})
+	var once sync.Once
+	isWatch := func(l string) bool {
+		return strings.Contains(l, "watch=true") && strings.Contains(l, `status="200 OK"`)
+	}
+	lines, stderr := startStream(ctx, t, s, func(l string) {
+		if isWatch(l) {
+			once.Do(func() { close(watching) })
+		}
+	}, append(args, "-v=6")...)
+	select {
+	case <-watching:
+	case <-time.After(timeout):
+		t.Fatalf("kubectl %s: no watch answered within %s; stderr:\n%s", strings.Join(args, " "), timeout, stderr())
+	}
+	return lines
+}
+
+// startStream starts kubectl; onStderr (if set) sees each stderr line, and
+// the returned func gives the stderr so far.
+func startStream(ctx context.Context, t *testing.T, s *harness.Server, onStderr func(string), args ...string) (<-chan string, func() string) {
+	t.Helper()
 	cmd := exec.CommandContext(ctx, harness.Binary(t, "kubectl"), args...)
 	home := filepath.Join(filepath.Dir(s.DataDir), "home-kubectl")
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.Kubeconfig, "HOME="+home)
@@ -156,19 +190,41 @@ func stream(ctx context.Context, t *testing.T, s *harness.Server, args ...string
 	if err != nil {
 		t.Fatal(err)
 	}
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	var stderr strings.Builder
+	var readers sync.WaitGroup
+	readers.Go(func() {
+		sc := bufio.NewScanner(errOut)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			mu.Lock()
+			stderr.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if onStderr != nil {
+				onStderr(sc.Text())
+			}
+		}
+	})
 	lines := make(chan string, 100)
-	go func() {
+	readers.Go(func() {
 		defer close(lines)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			lines <- sc.Text()
 		}
+	})
+	go func() {
+		readers.Wait() // both pipes read to the end before Wait closes them
 		_ = cmd.Wait()
 	}()
-	return lines
+	return lines, func() string { mu.Lock(); defer mu.Unlock(); return stderr.String() }
 }
 
 // next waits for the next line of a stream.

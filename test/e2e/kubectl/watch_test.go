@@ -42,8 +42,7 @@ func TestGetWatch(t *testing.T) {
 	waitReady(t, s, "web", 4)
 	ctxPods, cancelPods := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancelPods()
-	pods := stream(ctxPods, t, s, "get", "pods", "--watch-only", "-l", "app=web")
-	time.Sleep(time.Second) // let the watch start; --watch-only prints nothing until a change
+	pods := streamWatching(ctxPods, t, s, 20*time.Second, "get", "pods", "--watch-only", "-l", "app=web")
 	expectOut(t, s, "deployment.apps/web scaled\n", "scale", "deploy", "web", "--replicas=3")
 	if h := next(t, pods, 10*time.Second); strings.Join(cells(h), " | ") != "NAME | READY | STATUS | RESTARTS | AGE" {
 		t.Fatalf("pods header %q", h)

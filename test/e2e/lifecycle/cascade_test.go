@@ -92,26 +92,23 @@ func TestCascadingDeletion(t *testing.T) {
 
 	t.Run("Foreground", func(t *testing.T) {
 		running(t, c, "fg", 2)
-		deleteDeployment(t, c, "fg", metav1.DeletePropagationForeground)
-		d, err := c.AppsV1().Deployments("default").Get(context.Background(), "fg", metav1.GetOptions{})
+		deployments := c.AppsV1().Deployments("default")
+		before, err := deployments.Get(context.Background(), "fg", metav1.GetOptions{})
 		if err != nil {
-			t.Fatalf("deployment gone at once after a foreground delete: %v", err)
+			t.Fatal(err)
 		}
-		if d.DeletionTimestamp == nil {
-			t.Errorf("deployment being deleted in the foreground has no deletionTimestamp")
+		w, err := deployments.Watch(context.Background(), metav1.ListOptions{FieldSelector: "metadata.name=fg", ResourceVersion: before.ResourceVersion})
+		if err != nil {
+			t.Fatal(err)
 		}
-		// The Deployment must outlive its ReplicaSet and pods: whenever it
-		// is seen gone, they must be gone already.
-		eventually(t, 15*time.Second, func() (bool, string) {
-			_, err := c.AppsV1().Deployments("default").Get(context.Background(), "fg", metav1.GetOptions{})
-			if !apierrors.IsNotFound(err) {
-				return false, fmt.Sprintf("deployment still there (%v)", err)
-			}
-			if rs, pods := len(ownedReplicaSets(t, c, "fg")), countPods(t, c, "fg"); rs != 0 || pods != 0 {
-				t.Fatalf("deployment gone while %d replicasets and %d pods remain", rs, pods)
-			}
-			return true, ""
-		})
+		defer w.Stop()
+		deleteDeployment(t, c, "fg", metav1.DeletePropagationForeground)
+		// Marked for deletion while its dependents go, then gone; and the
+		// Deployment must outlive its ReplicaSet and pods.
+		markedThenGone(t, w, 15*time.Second)
+		if rs, pods := len(ownedReplicaSets(t, c, "fg")), countPods(t, c, "fg"); rs != 0 || pods != 0 {
+			t.Fatalf("deployment gone while %d replicasets and %d pods remain", rs, pods)
+		}
 	})
 
 	t.Run("Orphan", func(t *testing.T) {

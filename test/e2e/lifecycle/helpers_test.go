@@ -12,7 +12,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -100,4 +103,38 @@ func condition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
 func podReady(p *corev1.Pod) bool {
 	c := condition(p, corev1.PodReady)
 	return p.Status.Phase == corev1.PodRunning && c != nil && c.Status == corev1.ConditionTrue
+}
+
+// markedThenGone reads w, a watch of one object opened from its
+// resourceVersion before it was deleted, and returns the object as first
+// seen marked for deletion (Terminating), failing the test if the object
+// is DELETED without that step or is not gone within timeout. A watch
+// shows every write, however slowly the test runs; a Get right after the
+// delete could find the object already gone.
+func markedThenGone(t *testing.T, w watch.Interface, timeout time.Duration) runtime.Object {
+	t.Helper()
+	var marked runtime.Object
+	deadline := time.After(timeout)
+	for {
+		select {
+		case ev, open := <-w.ResultChan():
+			if !open {
+				t.Fatal("the watch ended before the object was gone")
+			}
+			m, err := meta.Accessor(ev.Object)
+			if err != nil {
+				t.Fatalf("watch event %s: %v", ev.Type, ev.Object)
+			}
+			switch {
+			case ev.Type == watch.Deleted && marked == nil:
+				t.Fatalf("%s deleted at once; want it marked for deletion (Terminating) first", m.GetName())
+			case ev.Type == watch.Deleted:
+				return marked
+			case marked == nil && m.GetDeletionTimestamp() != nil:
+				marked = ev.Object
+			}
+		case <-deadline:
+			t.Fatalf("not gone within %s (marked for deletion: %v)", timeout, marked != nil)
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/miniapi/miniapi/test/e2e/harness"
@@ -21,7 +20,8 @@ func TestNamespaceDeletionRemovesContentsThenItself(t *testing.T) {
 	ctx := ctxFor(t)
 	readyNodes(t, c, 1)
 	const ns = "doomed"
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+	created, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.AppsV1().Deployments(ns).Create(ctx, deployment("web", 2), metav1.CreateOptions{}); err != nil {
@@ -48,23 +48,18 @@ func TestNamespaceDeletionRemovesContentsThenItself(t *testing.T) {
 		return ready == 3, fmt.Sprintf("%d of 3 pods ready in %s", ready, ns)
 	})
 
+	w, err := c.CoreV1().Namespaces().Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=" + ns, ResourceVersion: created.ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
 	if err := c.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	n, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("namespace gone at once; want Terminating while its pods stop: %v", err)
+	// Terminating while its pods stop, then gone.
+	if n := markedThenGone(t, w, 20*time.Second).(*corev1.Namespace); n.Status.Phase != corev1.NamespaceTerminating {
+		t.Errorf("deleted namespace: phase %q, want Terminating", n.Status.Phase)
 	}
-	if n.Status.Phase != corev1.NamespaceTerminating || n.DeletionTimestamp == nil {
-		t.Errorf("deleted namespace: phase %q, deletionTimestamp %v", n.Status.Phase, n.DeletionTimestamp)
-	}
-	eventually(t, 20*time.Second, func() (bool, string) {
-		_, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-		if !apierrors.IsNotFound(err) {
-			return false, fmt.Sprintf("namespace still there (%v)", err)
-		}
-		return true, ""
-	})
 	pods, _ := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	rss, _ := c.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
 	deps, _ := c.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 
@@ -77,23 +76,19 @@ func TestBarePodScheduledRunningThenDeleted(t *testing.T) {
 		}
 	}
 
-	if err := pods.Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+	w, err := pods.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=web", ResourceVersion: web.ResourceVersion})
+	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pods.Get(ctx, "web", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("pod gone right after a graceful delete, want Terminating for --pod-ready-delay: %v", err)
-	}
-	if p.DeletionTimestamp == nil {
-		t.Fatal("deleted pod has no deletionTimestamp")
+	defer w.Stop()
+	if err := pods.Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
 	}
 	if out := s.Run("kubectl", "", "get", "pod", "web"); !strings.Contains(out.Stdout, "Terminating") {
 		t.Logf("kubectl get pod web after delete (may already be gone):\n%s", out)
 	}
-	eventually(t, 10*time.Second, func() (bool, string) {
-		_, err := pods.Get(ctx, "web", metav1.GetOptions{})
-		return apierrors.IsNotFound(err), fmt.Sprintf("get web: %v", err)
-	})
+	// Terminating for --pod-ready-delay, then gone.
+	markedThenGone(t, w, 10*time.Second)
 	if e := eventsFor(t, s, "web", []string{"Killing"})["Killing"]; e.Message != "Stopping container web" {
 		t.Errorf("Killing event message %q", e.Message)
 	}

@@ -32,8 +32,9 @@ func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) harne
 
 // waitSettled waits until the deployment's controllers have caught up:
 // status observed the latest generation and every replica is updated and
-// available, with the ReplicaSet and pods agreeing. Comparing outputs only
-// makes sense on a cluster that holds still.
+// available, with the ReplicaSet and pods agreeing, and each pod carries
+// the last writes made to it (the scheduler's PodScheduled, the kubelet's
+// Ready). Comparing outputs only makes sense on a cluster that holds still.
 func waitSettled(t *testing.T, s *harness.Server, name string, replicas int32) {
 	t.Helper()
 	c := s.Client()
@@ -46,10 +47,7 @@ func waitSettled(t *testing.T, s *harness.Server, name string, replicas int32) {
 		if err == nil && settled(d, replicas) {
 			pods, err := c.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
 			if err == nil && int32(len(pods.Items)) == replicas && allRunning(pods.Items) {
-				time.Sleep(200 * time.Millisecond) // let trailing status writes land
-				if d2, err := c.AppsV1().Deployments("default").Get(ctx, name, metav1.GetOptions{}); err == nil && d2.ResourceVersion == d.ResourceVersion {
-					return
-				}
+				return
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -59,14 +57,38 @@ func waitSettled(t *testing.T, s *harness.Server, name string, replicas int32) {
 
 func settled(d *appsv1.Deployment, replicas int32) bool {
 	st := d.Status
+	if d.Spec.ProgressDeadlineSeconds != nil && !hasCondition(st.Conditions, appsv1.DeploymentProgressing, "NewReplicaSetAvailable") {
+		return false // the status write that says "complete" is still to come
+	}
 	return d.Spec.Replicas != nil && *d.Spec.Replicas == replicas &&
 		st.ObservedGeneration == d.Generation && st.Replicas == replicas &&
 		st.UpdatedReplicas == replicas && st.AvailableReplicas == replicas && st.ReadyReplicas == replicas
 }
 
+func hasCondition(conds []appsv1.DeploymentCondition, typ appsv1.DeploymentConditionType, reason string) bool {
+	for _, c := range conds {
+		if c.Type == typ && c.Reason == reason {
+			return true
+		}
+	}
+	return false
+}
+
+// podTrue: pod has condition typ with status True.
+func podTrue(p corev1.Pod, typ corev1.PodConditionType) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == typ {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// allRunning: every pod is Running, Ready and marked scheduled, and not
+// being deleted.
 func allRunning(pods []corev1.Pod) bool {
 	for _, p := range pods {
-		if p.DeletionTimestamp != nil || p.Status.Phase != "Running" {
+		if p.DeletionTimestamp != nil || p.Status.Phase != "Running" || !podTrue(p, corev1.PodScheduled) || !podTrue(p, corev1.PodReady) {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ package minictlwrite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/miniapi/miniapi/test/e2e/harness"
@@ -142,4 +144,48 @@ func waitSettled(t *testing.T, s *harness.Server, ns, name string) *appsv1.Deplo
 	}
 	t.Fatalf("deployment %s/%s did not settle: %+v", ns, name, d)
 	return nil
+}
+
+// waitEvents waits until the events recorded for a settled deployment in ns
+// have all landed (the recorders send them after the writes they report):
+// the deployment's scaling to its final size, and the replicaset's
+// SuccessfulCreate and the kubelet's Started (its last) for every pod.
+func waitEvents(t *testing.T, s *harness.Server, ns string, d *appsv1.Deployment, pods []corev1.Pod) {
+	t.Helper()
+	want := []string{fmt.Sprintf("scaled to %d", *d.Spec.Replicas)}
+	for _, p := range pods {
+		want = append(want, "created "+p.Name, "started "+p.Name)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	var missing []string
+	for time.Now().Before(deadline) {
+		events, err := s.Client().CoreV1().Events(ns).List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, e := range events.Items {
+			switch e.Reason {
+			case "ScalingReplicaSet":
+				if _, to, ok := strings.Cut(e.Message, " to "); ok {
+					seen["scaled to "+to] = true
+				}
+			case "SuccessfulCreate":
+				seen["created "+strings.TrimPrefix(e.Message, "Created pod: ")] = true
+			case "Started":
+				seen["started "+e.InvolvedObject.Name] = true
+			}
+		}
+		missing = missing[:0]
+		for _, w := range want {
+			if !seen[w] {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("events in %s still missing after 30s: %v", ns, missing)
 }

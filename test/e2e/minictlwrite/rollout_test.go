@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -93,7 +92,7 @@ func TestDescribeMatchesKubectl(t *testing.T) {
 	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2", "--port=80")
 	mustRun(t, s, "kubectl", "annotate", "-n", nsK, "deploy/web", "note=hello")
 	mustRun(t, s, "kubectl", "scale", "-n", nsK, "deploy/web", "--replicas=3")
-	waitSettled(t, s, nsK, "web")
+	d := waitSettled(t, s, nsK, "web")
 	pods, err := s.Client().CoreV1().Pods(nsK).List(context.Background(), metav1.ListOptions{})
 	if err != nil || len(pods.Items) == 0 {
 		t.Fatalf("no pods: %v", err)
@@ -102,7 +101,7 @@ func TestDescribeMatchesKubectl(t *testing.T) {
 	if err != nil || len(nodes.Items) == 0 {
 		t.Fatalf("no nodes: %v", err)
 	}
-	time.Sleep(300 * time.Millisecond) // let the controllers' events land
+	waitEvents(t, s, nsK, d, pods.Items)
 	for _, args := range [][]string{
 		{"describe", "-n", nsK, "deployment", "web"},
 		{"describe", "-n", nsK, "deploy/web"},
