@@ -60,6 +60,13 @@ func Builtin(opts Options) ([]*Resource, error) {
 		serviceAccounts(),
 		replicaSets(),
 		deployments(),
+		eventsV1(),
+		selfSubjectReviews(),
+		tokenReviews(),
+		selfSubjectAccessReviews(),
+		selfSubjectRulesReviews(),
+		subjectAccessReviews(),
+		leases(),
 	}, nil
 }
 
