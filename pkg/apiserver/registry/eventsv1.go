@@ -36,6 +36,7 @@ func eventsV1() *Resource {
 		FieldSet:                     s.FieldSet,
 		CreateInTerminatingNamespace: true,
 		StoredAs: &StoredAs{
+			Version:  "v1",
 			Resource: "events",
 			New:      func() runtime.Object { return &corev1.Event{} },
 			ToStored: func(obj runtime.Object) (runtime.Object, error) {

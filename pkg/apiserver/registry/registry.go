@@ -111,8 +111,8 @@ func check(res *Resource) error {
 	case res.ListKind == "" || res.NewList == nil || res.Strategy == nil:
 		return fmt.Errorf("registry: %s needs a list kind, NewList and a Strategy", res.Resource)
 	}
-	if sa := res.StoredAs; sa != nil && (sa.Resource == "" || sa.New == nil || sa.ToStored == nil || sa.FromStored == nil) {
-		return fmt.Errorf("registry: %s: StoredAs needs a resource, New, ToStored and FromStored", res.Resource)
+	if sa := res.StoredAs; sa != nil && (sa.Version == "" || sa.Resource == "" || sa.New == nil || sa.ToStored == nil || sa.FromStored == nil) {
+		return fmt.Errorf("registry: %s: StoredAs needs a version, resource, New, ToStored and FromStored", res.Resource)
 	}
 	for name, sub := range res.Subresources {
 		if sub == nil {

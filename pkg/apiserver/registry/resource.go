@@ -75,6 +75,7 @@ type Resource struct {
 // return typed objects; metadata is carried across unchanged.
 type StoredAs struct {
 	Group    string // "" for core
+	Version  string // the version objects are stored in: "v1"
 	Resource string // plural: "events"
 	// New returns an empty object of the stored type.
 	New func() runtime.Object
@@ -239,6 +240,15 @@ func (r *Resource) StorageGroupResource() schema.GroupResource {
 		return schema.GroupResource{Group: r.StoredAs.Group, Resource: r.StoredAs.Resource}
 	}
 	return r.GroupResource()
+}
+
+// StorageVersionKind is the group, version and kind the objects are
+// stored as (discovery's storageVersionHash is made from it).
+func (r *Resource) StorageVersionKind() schema.GroupVersionKind {
+	if r.StoredAs != nil {
+		return schema.GroupVersionKind{Group: r.StoredAs.Group, Version: r.StoredAs.Version, Kind: r.Kind}
+	}
+	return r.GroupVersionKind()
 }
 
 // Deleter is the kind's DeleteStrategy.
