@@ -11,8 +11,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 )
 
@@ -178,6 +180,15 @@ func TestEventsWatchSeesCoreWrites(t *testing.T) {
 		defer w.Stop()
 		watchers = append(watchers, w)
 	}
+	meta, err := metadata.NewForConfig(&rest.Config{Host: ts.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, err := meta.Resource(schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}).Namespace("default").Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mw.Stop()
 	core := ts.client(t).CoreV1().Events("default")
 	ev := &corev1.Event{
 		ObjectMeta:     metav1.ObjectMeta{Name: "e1"},
@@ -194,6 +205,19 @@ func TestEventsWatchSeesCoreWrites(t *testing.T) {
 	}
 	if err := core.Delete(ctx, "e1", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
+	}
+	// A metadata-only watch (protobuf PartialObjectMetadata) of the
+	// converted resource.
+	for _, want := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
+		select {
+		case got := <-mw.ResultChan():
+			m, ok := got.Object.(*metav1.PartialObjectMetadata)
+			if got.Type != want || !ok || m.Name != "e1" || m.UID == "" {
+				t.Fatalf("metadata watch: %s %#v, want %s", got.Type, got.Object, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("metadata watch: no %s event", want)
+		}
 	}
 	for i, w := range watchers {
 		for _, want := range []struct {

@@ -206,13 +206,6 @@ func (ww *watchWriter) sendError(err error) {
 func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error {
 	gvk := ww.q.res.GroupVersionKind()
 	if ww.q.res.Converted() {
-		if ww.out.format == formatProtobuf {
-			frame, err := ww.protoFrame(typ, kv, obj)
-			if err != nil {
-				return err
-			}
-			return ww.write(frame)
-		}
 		return ww.sendDecoded(typ, kv, obj)
 	}
 	if ww.out.format == formatJSON && ww.out.view == viewObject {
@@ -233,8 +226,8 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 	return ww.sendDecoded(typ, kv, obj)
 }
 
-// sendDecoded sends one object event as JSON built from the decoded
-// object: a Table row, metadata only, or a converted resource's object.
+// sendDecoded sends one object event built from the decoded object: a
+// Table row, metadata only, or a converted resource's object.
 func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object) error {
 	if obj == nil {
 		var err error
