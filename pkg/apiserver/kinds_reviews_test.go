@@ -190,3 +190,19 @@ func TestReviewsAreCreateOnly(t *testing.T) {
 		t.Errorf("discovery: %d %s", code, body)
 	}
 }
+
+// A LocalSubjectAccessReview is about the namespace of its path.
+func TestLocalSubjectAccessReview(t *testing.T) {
+	ts := startTestServer(t)
+	const path = "/apis/authorization.k8s.io/v1/namespaces/default/localsubjectaccessreviews"
+	code, _, body := ts.do(t, "POST", path, "application/json",
+		`{"apiVersion":"authorization.k8s.io/v1","kind":"LocalSubjectAccessReview","spec":{"user":"jane","resourceAttributes":{"namespace":"default","verb":"list","resource":"pods"}}}`)
+	if code != http.StatusCreated || !strings.Contains(body, `"metadata":{"namespace":"default"}`) || !strings.Contains(body, `"status":{"allowed":true,`) {
+		t.Errorf("allowed: %d %s", code, body)
+	}
+	code, _, body = ts.do(t, "POST", path, "application/json",
+		`{"spec":{"user":"jane","resourceAttributes":{"namespace":"other","verb":"list","resource":"pods"}}}`)
+	if want := `spec.resourceAttributes.namespace: Invalid value: \"other\": must match metadata.namespace`; code != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
+		t.Errorf("other namespace: %d %s", code, body)
+	}
+}

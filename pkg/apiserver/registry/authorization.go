@@ -37,6 +37,13 @@ func review(group, resource, kind string, newObj func() runtime.Object, create C
 	}
 }
 
+func localSubjectAccessReviews() *Resource {
+	r := review(authorizationGroup, "localsubjectaccessreviews", "LocalSubjectAccessReview",
+		func() runtime.Object { return &authorizationv1.LocalSubjectAccessReview{} }, createLocalSubjectAccessReview)
+	r.Namespaced = true
+	return r
+}
+
 func selfSubjectAccessReviews() *Resource {
 	return review(authorizationGroup, "selfsubjectaccessreviews", "SelfSubjectAccessReview",
 		func() runtime.Object { return &authorizationv1.SelfSubjectAccessReview{} }, createSelfSubjectAccessReview)
@@ -80,6 +87,32 @@ func createSubjectAccessReview(_ context.Context, obj runtime.Object) (runtime.O
 	errs = append(errs, metadataMustBeEmpty(r.ObjectMeta)...)
 	if len(errs) > 0 {
 		return nil, reviewInvalid("SubjectAccessReview", errs)
+	}
+	r.Status = allowed()
+	return r, nil
+}
+
+// createLocalSubjectAccessReview is a SubjectAccessReview about one
+// namespace, the one in its path.
+func createLocalSubjectAccessReview(_ context.Context, obj runtime.Object) (runtime.Object, error) {
+	r := obj.(*authorizationv1.LocalSubjectAccessReview)
+	errs := validateAttributes(r.Spec.ResourceAttributes != nil, r.Spec.NonResourceAttributes != nil, r.Spec.NonResourceAttributes)
+	if r.Spec.User == "" && len(r.Spec.Groups) == 0 {
+		errs = append(errs, field.Invalid(field.NewPath("spec", "user"), r.Spec.User, "at least one of user or group must be specified"))
+	}
+	shallow := r.ObjectMeta
+	shallow.Namespace, shallow.ManagedFields = "", nil
+	if !equality.Semantic.DeepEqual(metav1.ObjectMeta{}, shallow) {
+		errs = append(errs, field.Invalid(field.NewPath("metadata"), r.ObjectMeta, "must be empty except for namespace"))
+	}
+	if a := r.Spec.ResourceAttributes; a != nil && a.Namespace != r.Namespace {
+		errs = append(errs, field.Invalid(field.NewPath("spec.resourceAttributes.namespace"), a.Namespace, "must match metadata.namespace"))
+	}
+	if r.Spec.NonResourceAttributes != nil {
+		errs = append(errs, field.Invalid(field.NewPath("spec.nonResourceAttributes"), r.Spec.NonResourceAttributes, "disallowed on this kind of request"))
+	}
+	if len(errs) > 0 {
+		return nil, reviewInvalid("LocalSubjectAccessReview", errs)
 	}
 	r.Status = allowed()
 	return r, nil

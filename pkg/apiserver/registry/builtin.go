@@ -63,6 +63,7 @@ func Builtin(opts Options) ([]*Resource, error) {
 		eventsV1(),
 		selfSubjectReviews(),
 		tokenReviews(),
+		localSubjectAccessReviews(),
 		selfSubjectAccessReviews(),
 		selfSubjectRulesReviews(),
 		subjectAccessReviews(),

@@ -91,6 +91,17 @@ Username    system:unsecured
 Groups      [system:masters system:authenticated]
 `, "auth", "whoami")
 	expectOut(t, s, "yes\n", "auth", "can-i", "create", "pods")
+	// Discovery lists the reviews as create-only (reference section 21).
+	expectOut(t, s, `NAME                        SHORTNAMES   APIVERSION                NAMESPACED   KIND                       VERBS    CATEGORIES
+localsubjectaccessreviews                authorization.k8s.io/v1   true         LocalSubjectAccessReview   create   
+selfsubjectaccessreviews                 authorization.k8s.io/v1   false        SelfSubjectAccessReview    create   
+selfsubjectrulesreviews                  authorization.k8s.io/v1   false        SelfSubjectRulesReview     create   
+subjectaccessreviews                     authorization.k8s.io/v1   false        SubjectAccessReview        create   
+`, "api-resources", "--api-group=authorization.k8s.io", "-o", "wide")
+	expectOut(t, s, `NAME                 SHORTNAMES   APIVERSION                 NAMESPACED   KIND                VERBS    CATEGORIES
+selfsubjectreviews                authentication.k8s.io/v1   false        SelfSubjectReview   create   
+tokenreviews                      authentication.k8s.io/v1   false        TokenReview         create   
+`, "api-resources", "--api-group=authentication.k8s.io", "-o", "wide")
 }
 
 const eventYAML = `apiVersion: events.k8s.io/v1
