@@ -100,7 +100,9 @@ func (p *process) openStore(ctx context.Context) error {
 	}
 	p.store = store
 	builtin := registry.Options{ServiceClusterIPRange: p.cfg.ServiceClusterIPRange, ServiceNodePortRange: p.cfg.ServiceNodePortRange}
-	if p.api, err = apiserver.New(apiserver.Config{Store: store, Builtin: builtin, Logger: p.log, Metrics: metrics, Profiling: p.cfg.Profiling}); err != nil {
+	if p.api, err = apiserver.New(apiserver.Config{
+		Store: store, Builtin: builtin, Logger: p.log, Metrics: metrics, Profiling: p.cfg.Profiling, Authenticator: p.tokens.authenticator(),
+	}); err != nil {
 		return err
 	}
 	if err := p.api.Bootstrap(ctx); err != nil {
@@ -122,11 +124,7 @@ func (p *process) listen() (net.Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	var handler http.Handler = p.api
-	if p.tokens != nil {
-		handler = p.tokens.authenticate(handler)
-	}
-	p.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	p.srv = &http.Server{Handler: p.api, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(p.log.Handler(), slog.LevelWarn)}
 	scheme := "http"
 	if p.cfg.TLSCertFile != "" {

@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	authenticationv1 "k8s.io/api/authentication/v1"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/authn"
 )
 
 // checkExposure refuses to serve plain or unauthenticated HTTP anywhere
@@ -42,9 +44,10 @@ func isLoopback(host string) bool {
 }
 
 // tokenFile holds the bearer tokens of --token-auth-file, in
-// kube-apiserver's CSV format: token,user,uid[,"groups"].
+// kube-apiserver's CSV format: token,user,uid[,"group1,group2"]. It is the
+// API server's authn.Authenticator.
 type tokenFile struct {
-	users map[string]string // token → user
+	users map[string]authenticationv1.UserInfo // token → its user
 	order []string
 }
 
@@ -64,13 +67,21 @@ func loadTokens(path string) (*tokenFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--token-auth-file %s: %w", path, err)
 	}
-	t := &tokenFile{users: map[string]string{}}
+	t := &tokenFile{users: map[string]authenticationv1.UserInfo{}}
 	for i, rec := range records {
 		if len(rec) < 3 || strings.TrimSpace(rec[0]) == "" {
 			return nil, fmt.Errorf("--token-auth-file %s: line %d: want token,user,uid", path, i+1)
 		}
 		tok := strings.TrimSpace(rec[0])
-		t.users[tok] = strings.TrimSpace(rec[1])
+		user := authenticationv1.UserInfo{Username: strings.TrimSpace(rec[1]), UID: strings.TrimSpace(rec[2])}
+		if len(rec) > 3 {
+			for _, g := range strings.Split(rec[3], ",") {
+				if g = strings.TrimSpace(g); g != "" {
+					user.Groups = append(user.Groups, g)
+				}
+			}
+		}
+		t.users[tok] = user
 		t.order = append(t.order, tok)
 	}
 	if len(t.order) == 0 {
@@ -87,33 +98,24 @@ func (t *tokenFile) first() string {
 	return t.order[0]
 }
 
-// authenticate answers 401 to API requests without a known bearer token;
-// health checks stay open so that probes need no secret.
-func (t *tokenFile) authenticate(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/readyz", "/livez", "/healthz":
-			next.ServeHTTP(w, r)
-			return
-		}
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if ok && t.valid(strings.TrimSpace(tok)) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		st := apierrors.NewUnauthorized("Unauthorized").Status()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":%q,"reason":%q,"code":401}`+"\n", st.Message, st.Reason)
-	})
+// authenticator is t as the API server's Authenticator; nil without a
+// token file (a nil *tokenFile must not become a non-nil interface).
+func (t *tokenFile) authenticator() authn.Authenticator {
+	if t == nil {
+		return nil
+	}
+	return t
 }
 
-func (t *tokenFile) valid(tok string) bool {
-	found := false
-	for known := range t.users {
+// AuthenticateToken finds tok's user, comparing in constant time so that
+// answer times do not leak how much of a token was right.
+func (t *tokenFile) AuthenticateToken(_ context.Context, tok string) (authenticationv1.UserInfo, bool, error) {
+	var found authenticationv1.UserInfo
+	ok := false
+	for known, user := range t.users {
 		if subtle.ConstantTimeCompare([]byte(known), []byte(tok)) == 1 {
-			found = true
+			found, ok = user, true
 		}
 	}
-	return found
+	return found, ok, nil
 }

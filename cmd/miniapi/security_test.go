@@ -1,12 +1,17 @@
 package main
 
 import (
-	"net/http"
+	"context"
+	"io"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/miniapi/miniapi/pkg/apiserver"
+	"github.com/miniapi/miniapi/pkg/storage/boltstore"
 )
 
 func TestCheckExposure(t *testing.T) {
@@ -31,9 +36,12 @@ func TestCheckExposure(t *testing.T) {
 	}
 }
 
+// TestTokenAuth runs the real API server with the token file as its
+// Authenticator: known tokens pass with their user, others get 401, and
+// health checks need no token.
 func TestTokenAuth(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens.csv")
-	if err := os.WriteFile(path, []byte("s3cret,admin,1,\"system:masters\"\nother,bob,2\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("s3cret,admin,1,\"system:masters,devs\"\nother,bob,2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tokens, err := loadTokens(path)
@@ -43,15 +51,28 @@ func TestTokenAuth(t *testing.T) {
 	if tokens.first() != "s3cret" {
 		t.Errorf("first token %q", tokens.first())
 	}
-	h := tokens.authenticate(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("in")) }))
+	u, ok, _ := tokens.AuthenticateToken(context.Background(), "s3cret")
+	if !ok || u.Username != "admin" || u.UID != "1" || strings.Join(u.Groups, ",") != "system:masters,devs" {
+		t.Errorf("s3cret is %+v, %v", u, ok)
+	}
+	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	api, err := apiserver.New(apiserver.Config{Store: store, Authenticator: tokens.authenticator(),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		path, auth string
 		code       int
 	}{
-		{"/api/v1/pods", "Bearer s3cret", 200},
-		{"/api/v1/pods", "Bearer other", 200},
-		{"/api/v1/pods", "Bearer wrong", 401},
-		{"/api/v1/pods", "", 401},
+		{"/api/v1/namespaces/default/pods", "Bearer s3cret", 200},
+		{"/api/v1/namespaces/default/pods", "Bearer other", 200},
+		{"/api/v1/namespaces/default/pods", "Bearer wrong", 401},
+		{"/api/v1/namespaces/default/pods", "", 401},
 		{"/readyz", "", 200},
 	}
 	for _, c := range cases {
@@ -60,7 +81,7 @@ func TestTokenAuth(t *testing.T) {
 		if c.auth != "" {
 			req.Header.Set("Authorization", c.auth)
 		}
-		h.ServeHTTP(rec, req)
+		api.ServeHTTP(rec, req)
 		if rec.Code != c.code {
 			t.Errorf("%s with %q: %d, want %d", c.path, c.auth, rec.Code, c.code)
 		}
@@ -70,5 +91,9 @@ func TestTokenAuth(t *testing.T) {
 	}
 	if _, err := loadTokens(filepath.Join(t.TempDir(), "missing.csv")); err == nil {
 		t.Error("a missing token file loaded")
+	}
+	var none *tokenFile
+	if none.authenticator() != nil {
+		t.Error("no token file gave a non-nil Authenticator")
 	}
 }

@@ -26,8 +26,27 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
+	if q.res.Create != nil {
+		obj, err := computeCreate(r.Context(), q, dec.obj)
+		s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
+		return
+	}
 	obj, err := s.createObject(r.Context(), q, dec.obj, dryRun)
 	s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
+}
+
+// computeCreate answers a create of a computed resource (the reviews):
+// its Create hook's answer, nothing stored, dry run or not.
+func computeCreate(ctx context.Context, q request, obj runtime.Object) (runtime.Object, error) {
+	if _, err := checkRequestMeta(q, obj); err != nil {
+		return nil, err
+	}
+	out, err := q.res.Create(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	out.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
+	return out, nil
 }
 
 // maxGenerateNameAttempts bounds the retries when a generated name is
@@ -71,7 +90,7 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		return obj, nil
 	}
 	for attempt := 1; ; attempt++ {
-		b, err := encodeForStore(obj)
+		b, err := encodeForStore(q.res, obj)
 		if err != nil {
 			return nil, err
 		}

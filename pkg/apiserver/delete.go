@@ -158,7 +158,7 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 			if !marked || dryRun {
 				return cur, false, nil
 			}
-			b, err := encodeForStore(cur)
+			b, err := encodeForStore(q.res, cur)
 			if err != nil {
 				return nil, false, err
 			}

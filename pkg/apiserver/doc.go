@@ -25,6 +25,14 @@
 // (no namespace segment for cluster-scoped kinds). metadata.resourceVersion
 // is the store's ModRevision, spliced into the stored bytes on the way out,
 // so a plain JSON list or watch never decodes an object it need not look at.
+// A converted resource (registry.StoredAs: events.k8s.io events) uses the
+// keys and type of the resource that stores its objects; its objects are
+// always decoded, converted and encoded, never spliced.
+//
+// authenticate.go puts each request's user in its context (package authn):
+// the owner of its bearer token when Config.Authenticator is set, else the
+// loopback administrator. A computed resource (registry.Resource.Create:
+// the review kinds) answers a create from its hook and stores nothing.
 //
 // # Caveats
 //

@@ -47,9 +47,10 @@ func (s *Server) getKV(ctx context.Context, q request) (storage.KV, error) {
 }
 
 // writeKV answers one stored object. Plain JSON is spliced from the stored
-// bytes; every other output decodes it first.
+// bytes; every other output, and every converted resource, decodes it
+// first.
 func (s *Server) writeKV(w http.ResponseWriter, out output, code int, res *registry.Resource, kv storage.KV) {
-	if out.format == formatJSON && out.view == viewObject {
+	if out.format == formatJSON && out.view == viewObject && !res.Converted() {
 		b := withTypeMeta(res.GroupVersionKind(), spliceRV(kv.Value, kv.ModRevision))
 		w.Header().Set("Content-Type", mediaJSON)
 		w.WriteHeader(code)

@@ -80,7 +80,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
-	p.decodeAll = out.format != formatJSON || out.view != viewObject
+	p.decodeAll = out.format != formatJSON || out.view != viewObject || q.res.Converted()
 	page, err := s.readList(r.Context(), q, p)
 	if err != nil {
 		writeError(w, err)

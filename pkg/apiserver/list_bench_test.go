@@ -49,3 +49,38 @@ func BenchmarkList(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListEvents lists 1000 events through core/v1, where plain JSON
+// is spliced from the stored bytes, and through events.k8s.io/v1, where
+// every object is decoded, converted and encoded again.
+func BenchmarkListEvents(b *testing.B) {
+	ts := startTestServer(b)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := 0; i < 1000; i++ {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Event","metadata":{"name":"e%04d"},"involvedObject":{"kind":"Pod","name":"web-0","namespace":"default"},"reason":"Hand","message":"event %d","type":"Normal","count":1,"source":{"component":"bench"}}`, i, i)
+			ts.do(b, "POST", coreEvents, "application/json", body)
+		}()
+	}
+	wg.Wait()
+	for _, c := range []struct{ name, path string }{{"core-spliced", coreEvents}, {"events.k8s.io-converted", newEvents}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				resp, err := http.Get(ts.url + c.path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || n < 100000 {
+					b.Fatalf("%d, %d bytes", resp.StatusCode, n)
+				}
+			}
+		})
+	}
+}

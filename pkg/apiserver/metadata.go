@@ -119,10 +119,16 @@ func keepSystemMeta(q request, obj, old runtime.Object) error {
 	return nil
 }
 
-// invalid turns validation errors into kube-apiserver's 422.
+// invalid turns validation errors into kube-apiserver's 422. A converted
+// resource's errors name the stored group, as kube-apiserver's do
+// (`Event "x" is invalid` for events.k8s.io events, which core stores).
 func invalid(res *registry.Resource, name string, errs field.ErrorList) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	return apierrors.NewInvalid(res.GroupVersionKind().GroupKind(), name, errs)
+	gk := res.GroupVersionKind().GroupKind()
+	if res.StoredAs != nil {
+		gk.Group = res.StoredAs.Group
+	}
+	return apierrors.NewInvalid(gk, name, errs)
 }

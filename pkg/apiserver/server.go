@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/authn"
 	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
 	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
@@ -41,6 +42,10 @@ type Config struct {
 	Profiling bool
 	// Now is the clock for timestamps and Table ages; time.Now when nil.
 	Now func() time.Time
+	// Authenticator finds the user of each request's bearer token; a
+	// request without a known token gets 401. nil: no tokens are asked
+	// for and every request is authn.Unsecured (loopback servers only).
+	Authenticator authn.Authenticator
 }
 
 // Server is the HTTP API. It is an http.Handler.
@@ -51,6 +56,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
+	authn   authn.Authenticator
 	handler http.Handler
 
 	// ctx ends every open watch when the server shuts down.
@@ -70,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("apiserver: Config.Store is required")
 	}
-	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now}
+	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now, authn: cfg.Authenticator}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -95,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics.watchRevision(cfg.Store)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.handler = s.middleware(s.routes(cfg.Profiling))
+	s.handler = s.middleware(s.authenticate(s.routes(cfg.Profiling)))
 	return s, nil
 }
 

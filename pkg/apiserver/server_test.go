@@ -26,6 +26,13 @@ type testServer struct {
 
 func startTestServer(t testing.TB) *testServer {
 	t.Helper()
+	return startTestServerWith(t, Config{})
+}
+
+// startTestServerWith is startTestServer with cfg's settings; the store
+// and the logger are the test's.
+func startTestServerWith(t testing.TB, cfg Config) *testServer {
+	t.Helper()
 	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +41,8 @@ func startTestServer(t testing.TB) *testServer {
 	if os.Getenv("MINIAPI_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
-	api, err := New(Config{Store: store, Logger: slog.New(slog.NewTextHandler(logOut, nil))})
+	cfg.Store, cfg.Logger = store, slog.New(slog.NewTextHandler(logOut, nil))
+	api, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

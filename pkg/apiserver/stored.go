@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,10 +15,18 @@ import (
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// encodeForStore returns the bytes kept in the store for obj: its JSON
-// without kind, apiVersion and resourceVersion (the revision is the key's
-// ModRevision, so storing it too would let the two disagree).
-func encodeForStore(obj runtime.Object) ([]byte, error) {
+// encodeForStore returns the bytes kept in the store for obj, an object of
+// r: its JSON without kind, apiVersion and resourceVersion (the revision is
+// the key's ModRevision, so storing it too would let the two disagree),
+// converted first to the stored type when r is a converted resource.
+func encodeForStore(r *registry.Resource, obj runtime.Object) ([]byte, error) {
+	if r.StoredAs != nil {
+		stored, err := r.StoredAs.ToStored(obj)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		obj = stored
+	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, err
@@ -78,12 +87,23 @@ func withTypeMeta(gvk schema.GroupVersionKind, value []byte) []byte {
 	return append(out, value[1:]...)
 }
 
-// decodeStored turns a stored key into its typed object, with kind,
+// decodeStored turns a stored key into its typed object of r (converted
+// from the stored type when r is a converted resource), with kind,
 // apiVersion and resourceVersion set.
 func decodeStored(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
-	obj := r.New()
+	newObj := r.New
+	if r.StoredAs != nil {
+		newObj = r.StoredAs.New
+	}
+	obj := newObj()
 	if err := json.Unmarshal(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	if r.StoredAs != nil {
+		var err error
+		if obj, err = r.StoredAs.FromStored(obj); err != nil {
+			return nil, fmt.Errorf("converting %s: %w", kv.Key, err)
+		}
 	}
 	obj.GetObjectKind().SetGroupVersionKind(r.GroupVersionKind())
 	m, err := meta.Accessor(obj)

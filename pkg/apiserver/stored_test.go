@@ -6,6 +6,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 func TestSpliceRV(t *testing.T) {
@@ -32,7 +34,7 @@ func TestStoredRoundTrip(t *testing.T) {
 		TypeMeta:   metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "abc", ResourceVersion: "9", Generation: 2},
 	}
-	stored, err := encodeForStore(d)
+	stored, err := encodeForStore(&registry.Resource{}, d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 	if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
 		return nil, err
 	}
-	b, err := encodeForStore(obj)
+	b, err := encodeForStore(q.res, obj)
 	if err != nil {
 		return nil, err
 	}

@@ -200,9 +200,14 @@ func (ww *watchWriter) sendError(err error) {
 
 // send sends one object event; obj is kv decoded, or nil if not yet.
 // Plain JSON objects and protobuf depend only on the event, so their bytes
-// come from the server's wireCache, encoded once for every watcher.
+// come from the server's wireCache, encoded once for every watcher. A
+// converted resource's events are decoded, converted and encoded for each
+// watcher instead: its stored bytes are another type's.
 func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error {
 	gvk := ww.q.res.GroupVersionKind()
+	if ww.q.res.Converted() {
+		return ww.sendDecoded(typ, kv, obj)
+	}
 	if ww.out.format == formatJSON && ww.out.view == viewObject {
 		line, _ := ww.cache.get(typ, gvk, false, kv, func() ([]byte, error) {
 			return appendJSONEvent(nil, typ, withTypeMeta(gvk, spliceRV(kv.Value, kv.ModRevision))), nil
@@ -218,6 +223,12 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 		}
 		return ww.write(frame)
 	}
+	return ww.sendDecoded(typ, kv, obj)
+}
+
+// sendDecoded sends one object event built from the decoded object: a
+// Table row, metadata only, or a converted resource's object.
+func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object) error {
 	if obj == nil {
 		var err error
 		if obj, err = decodeStored(ww.q.res, kv); err != nil {

@@ -46,7 +46,7 @@ func resourceList(groupVersion string, members []*registry.Resource) metav1.APIR
 		list.APIResources = append(list.APIResources, metav1.APIResource{
 			Name: r.Resource, SingularName: r.Singular, Namespaced: r.Namespaced, Kind: r.Kind,
 			Verbs: verbs(r), ShortNames: r.ShortNames, Categories: r.Categories,
-			StorageVersionHash: storageVersionHash(r.Group, r.Version, r.Kind),
+			StorageVersionHash: resourceHash(r),
 		})
 		for _, name := range sortedSubresources(r) {
 			sub := r.Subresources[name]
@@ -114,4 +114,15 @@ func resourceDiscovery(r *registry.Resource) apidiscoveryv2.APIResourceDiscovery
 		})
 	}
 	return d
+}
+
+// resourceHash is the storageVersionHash of r: that of the kind and
+// version its objects are stored as, and none for a computed resource,
+// which stores nothing (as kube-apiserver's reviews).
+func resourceHash(r *registry.Resource) string {
+	if r.Create != nil {
+		return ""
+	}
+	gvk := r.StorageVersionKind()
+	return storageVersionHash(gvk.Group, gvk.Version, gvk.Kind)
 }

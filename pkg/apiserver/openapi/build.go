@@ -36,7 +36,10 @@ func buildModel(resources []*registry.Resource, v3 bool) model {
 	d.named(reflect.TypeFor[metav1.Patch]())
 	for _, r := range resources {
 		kind := d.addKind(reflect.TypeOf(r.New()), r.GroupVersionKind())
-		list := d.addKind(reflect.TypeOf(r.NewList()), r.GroupVersionResource().GroupVersion().WithKind(r.ListKind))
+		list := ""
+		if r.NewList != nil {
+			list = d.addKind(reflect.TypeOf(r.NewList()), r.GroupVersionResource().GroupVersion().WithKind(r.ListKind))
+		}
 		for _, k := range []string{"DeleteOptions", "WatchEvent"} {
 			t := reflect.TypeFor[metav1.DeleteOptions]()
 			if k == "WatchEvent" {

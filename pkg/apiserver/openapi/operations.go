@@ -141,6 +141,7 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 		}},
 		{path: collection + "/{name}", params: append([]param{nameParam}, common...), ops: itemOps(n, "", kindDef, gvk, true)},
 	}
+	items = servedItems(r, items)
 	for _, name := range subresourceNames(r) {
 		sub := r.Subresources[name]
 		def, subGVK := kindDef, gvk
@@ -150,13 +151,34 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 		items = append(items, pathItem{path: collection + "/{name}/" + name, params: append([]param{nameParam}, common...),
 			ops: servedOps(sub, itemOps(n, title(name), def, subGVK, false))})
 	}
-	if r.Namespaced {
+	if r.Namespaced && r.Serves("list") {
 		items = append(items, pathItem{path: base + "/" + r.Resource, params: []param{prettyParam}, ops: []operation{
 			{method: "get", id: "list" + n.gv + r.Kind + "ForAllNamespaces", description: "list or watch objects of kind " + r.Kind, action: "list", gvk: gvk,
 				query: listParams, responses: map[int]string{200: listDef}, watchable: true},
 		}})
 	}
 	return items
+}
+
+// servedItems keeps the operations the main resource serves (a review
+// kind serves only create), dropping paths left with none.
+func servedItems(r *registry.Resource, items []pathItem) []pathItem {
+	verbOf := map[string]string{"get": "get", "list": "list", "post": "create", "put": "update", "patch": "patch",
+		"delete": "delete", "deletecollection": "deletecollection"}
+	var out []pathItem
+	for _, it := range items {
+		var ops []operation
+		for _, op := range it.ops {
+			if r.Serves(verbOf[op.action]) {
+				ops = append(ops, op)
+			}
+		}
+		if len(ops) > 0 {
+			it.ops = ops
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // subresourceNames are the subresources to describe, in name order; those

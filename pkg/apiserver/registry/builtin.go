@@ -60,6 +60,14 @@ func Builtin(opts Options) ([]*Resource, error) {
 		serviceAccounts(),
 		replicaSets(),
 		deployments(),
+		eventsV1(),
+		selfSubjectReviews(),
+		tokenReviews(),
+		localSubjectAccessReviews(),
+		selfSubjectAccessReviews(),
+		selfSubjectRulesReviews(),
+		subjectAccessReviews(),
+		leases(),
 	}, nil
 }
 

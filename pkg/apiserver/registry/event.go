@@ -57,14 +57,14 @@ func (eventStrategy) PrepareForUpdate(obj, old runtime.Object) {}
 // event's own rules are reported before the metadata's.
 func (eventStrategy) Validate(obj runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
-	errs := validateEventFields(e)
+	errs := validateEventFields(e, coreReportingPath)
 	return append(errs, validateMetaCreate(&e.ObjectMeta, true, pathSegmentName)...)
 }
 
 // ValidateUpdate checks metadata and the same field rules as create.
 func (eventStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
-	errs := validateEventFields(e)
+	errs := validateEventFields(e, coreReportingPath)
 	return append(errs, validateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)...)
 }
 
@@ -92,8 +92,14 @@ func (eventStrategy) FieldSet(obj runtime.Object) fields.Set {
 	})
 }
 
-// validateEventFields follows kube's rules for core/v1 events.
-func validateEventFields(e *corev1.Event) field.ErrorList {
+// coreReportingPath is how core/v1 names the reporting controller in
+// errors; events.k8s.io/v1 calls it reportingController.
+var coreReportingPath = field.NewPath("reportingComponent")
+
+// validateEventFields follows kube's rules for core/v1 events, which every
+// event passes whichever API wrote it. rcPath names the reporting
+// controller as the request's API version does.
+func validateEventFields(e *corev1.Event, rcPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	nsPath := field.NewPath("involvedObject", "namespace")
 	mismatch := field.Invalid(nsPath, e.InvolvedObject.Namespace, "does not match event.namespace")
@@ -108,7 +114,7 @@ func validateEventFields(e *corev1.Event) field.ErrorList {
 			errs = append(errs, mismatch)
 		}
 	} else {
-		errs = append(errs, validateNewStyleEvent(e, mismatch)...)
+		errs = append(errs, validateNewStyleEvent(e, mismatch, rcPath)...)
 	}
 	for _, msg := range content.IsDNS1123Subdomain(e.Namespace) {
 		errs = append(errs, field.Invalid(field.NewPath("namespace"), e.Namespace, msg))
@@ -116,12 +122,11 @@ func validateEventFields(e *corev1.Event) field.ErrorList {
 	return errs
 }
 
-func validateNewStyleEvent(e *corev1.Event, mismatch *field.Error) field.ErrorList {
+func validateNewStyleEvent(e *corev1.Event, mismatch *field.Error, rcPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if e.InvolvedObject.Namespace == "" && e.Namespace != metav1.NamespaceDefault && e.Namespace != metav1.NamespaceSystem {
 		errs = append(errs, mismatch)
 	}
-	rcPath := field.NewPath("reportingComponent")
 	if e.ReportingController == "" {
 		errs = append(errs, field.Required(rcPath, ""))
 	}

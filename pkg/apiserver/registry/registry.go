@@ -98,10 +98,21 @@ func (r *Registry) Remove(gvr schema.GroupVersionResource) {
 // check refuses a Resource the handlers could not serve.
 func check(res *Resource) error {
 	switch {
-	case res.Version == "" || res.Resource == "" || res.Kind == "" || res.ListKind == "":
-		return fmt.Errorf("registry: %q needs a version, resource, kind and list kind", res.Resource)
-	case res.New == nil || res.NewList == nil || res.Strategy == nil:
-		return fmt.Errorf("registry: %s needs New, NewList and a Strategy", res.Resource)
+	case res.Version == "" || res.Resource == "" || res.Kind == "":
+		return fmt.Errorf("registry: %q needs a version, resource and kind", res.Resource)
+	case res.New == nil:
+		return fmt.Errorf("registry: %s needs New", res.Resource)
+	case res.Create != nil:
+		// A computed resource has no list, no strategy and no storage.
+		if len(res.Verbs) != 1 || res.Verbs[0] != "create" || res.StoredAs != nil {
+			return fmt.Errorf("registry: %s is computed (Create): it serves only create and stores nothing", res.Resource)
+		}
+		return nil
+	case res.ListKind == "" || res.NewList == nil || res.Strategy == nil:
+		return fmt.Errorf("registry: %s needs a list kind, NewList and a Strategy", res.Resource)
+	}
+	if sa := res.StoredAs; sa != nil && (sa.Version == "" || sa.Resource == "" || sa.New == nil || sa.ToStored == nil || sa.FromStored == nil) {
+		return fmt.Errorf("registry: %s: StoredAs needs a version, resource, New, ToStored and FromStored", res.Resource)
 	}
 	for name, sub := range res.Subresources {
 		if sub == nil {

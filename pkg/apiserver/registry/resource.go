@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,7 +58,36 @@ type Resource struct {
 	// nothing new is created in a namespace being deleted (events, as
 	// kube's NamespaceLifecycle admission exempts them).
 	CreateInTerminatingNamespace bool
+
+	// StoredAs, when set, says the objects are another resource's, kept
+	// under its keys in its type and converted on the way in and out
+	// (events.k8s.io/v1 events are core/v1 events). nil: the resource
+	// stores its own objects.
+	StoredAs *StoredAs
+	// Create, when set, makes the resource a computed one: a create calls
+	// it with the decoded object and answers what it returns; nothing is
+	// stored (the review kinds). Such a resource serves only create.
+	Create CreateFunc
 }
+
+// StoredAs names the resource whose keys hold a converted resource's
+// objects, and converts between the two types. Both conversions get and
+// return typed objects; metadata is carried across unchanged.
+type StoredAs struct {
+	Group    string // "" for core
+	Version  string // the version objects are stored in: "v1"
+	Resource string // plural: "events"
+	// New returns an empty object of the stored type.
+	New func() runtime.Object
+	// ToStored converts an object of the served type to the stored type.
+	ToStored func(obj runtime.Object) (runtime.Object, error)
+	// FromStored converts a stored object to the served type.
+	FromStored func(stored runtime.Object) (runtime.Object, error)
+}
+
+// CreateFunc computes the answer to a create of a computed resource from
+// the request's object. ctx carries the requesting user (package authn).
+type CreateFunc func(ctx context.Context, obj runtime.Object) (runtime.Object, error)
 
 // Strategy holds one kind's rules for create and for updates of the main
 // resource, as kube-apiserver's REST strategies do. Every object passed in
@@ -197,6 +227,28 @@ func (s *Subresource) Serves(verb string) bool {
 		}
 	}
 	return false
+}
+
+// Converted reports whether the objects are stored as another type, so
+// stored bytes can never be sent as they are.
+func (r *Resource) Converted() bool { return r.StoredAs != nil }
+
+// StorageGroupResource is the group and resource whose keys hold the
+// objects: the resource's own, or those StoredAs names.
+func (r *Resource) StorageGroupResource() schema.GroupResource {
+	if r.StoredAs != nil {
+		return schema.GroupResource{Group: r.StoredAs.Group, Resource: r.StoredAs.Resource}
+	}
+	return r.GroupResource()
+}
+
+// StorageVersionKind is the group, version and kind the objects are
+// stored as (discovery's storageVersionHash is made from it).
+func (r *Resource) StorageVersionKind() schema.GroupVersionKind {
+	if r.StoredAs != nil {
+		return schema.GroupVersionKind{Group: r.StoredAs.Group, Version: r.StoredAs.Version, Kind: r.Kind}
+	}
+	return r.GroupVersionKind()
 }
 
 // Deleter is the kind's DeleteStrategy.

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +65,13 @@ type Server struct {
 // ends, and its log is printed if the test failed.
 func Start(t testing.TB, extraArgs ...string) *Server {
 	t.Helper()
+	return start(t, "http", extraArgs)
+}
+
+// start runs the server with scheme's URL (https needs the TLS flags in
+// extraArgs).
+func start(t testing.TB, scheme string, extraArgs []string) *Server {
+	t.Helper()
 	dir := t.TempDir()
 	s := &Server{
 		t:       t,
@@ -73,7 +79,7 @@ func Start(t testing.TB, extraArgs ...string) *Server {
 		DataDir: filepath.Join(dir, "data"),
 		logPath: filepath.Join(dir, "miniapi.log"),
 	}
-	s.URL = "http://" + s.Addr
+	s.URL = scheme + "://" + s.Addr
 	s.Kubeconfig = filepath.Join(s.DataDir, "kubeconfig")
 	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
 	s.start(s.args)
@@ -126,7 +132,7 @@ func (s *Server) waitReady(timeout time.Duration) {
 			s.t.Fatalf("miniapi exited before it was ready: %v", err)
 		default:
 		}
-		resp, err := http.Get(s.URL + "/readyz")
+		resp, err := probeClient.Get(s.URL + "/readyz")
 		if err == nil {
 			body := new(bytes.Buffer)
 			_, _ = body.ReadFrom(resp.Body)
@@ -203,7 +209,7 @@ func (s *Server) dumpLog() {
 
 // Config is a client-go config for the server.
 func (s *Server) Config() *rest.Config {
-	return &rest.Config{Host: s.URL, QPS: 1000, Burst: 1000}
+	return &rest.Config{Host: s.URL, QPS: 1000, Burst: 1000, TLSClientConfig: rest.TLSClientConfig{Insecure: strings.HasPrefix(s.URL, "https:")}}
 }
 
 // Client is a typed client-go clientset for the server.
