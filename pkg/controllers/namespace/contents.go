@@ -4,6 +4,7 @@ import (
 	"context"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,7 +38,7 @@ func finalizersOf[T any](items []T, meta func(*T) metav1.Object) [][]string {
 // dependents so that controllers do not recreate what was just deleted, and
 // events last since deleting the others records some.
 func namespacedKinds(client kubernetes.Interface) []contents {
-	core, apps := client.CoreV1(), client.AppsV1()
+	core, apps, leases := client.CoreV1(), client.AppsV1(), client.CoordinationV1()
 	del := metav1.DeleteOptions{PropagationPolicy: &background}
 	all := metav1.ListOptions{}
 	return []contents{
@@ -102,6 +103,15 @@ func namespacedKinds(client kubernetes.Interface) []contents {
 				}
 				return nil
 			}},
+		{"leases.coordination.k8s.io",
+			func(ctx context.Context, ns string) ([][]string, error) {
+				l, err := leases.Leases(ns).List(ctx, all)
+				if err != nil {
+					return nil, err
+				}
+				return finalizersOf(l.Items, func(o *coordinationv1.Lease) metav1.Object { return o }), nil
+			},
+			func(ctx context.Context, ns string) error { return leases.Leases(ns).DeleteCollection(ctx, del, all) }},
 		{"secrets.",
 			func(ctx context.Context, ns string) ([][]string, error) {
 				l, err := core.Secrets(ns).List(ctx, all)
