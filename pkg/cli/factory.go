@@ -171,7 +171,13 @@ func (f *Factory) RESTMapper() (meta.RESTMapper, error) {
 	defer f.mu.Unlock()
 	if f.mapper == nil {
 		deferred := restmapper.NewDeferredDiscoveryRESTMapper(d)
-		f.mapper = restmapper.NewShortcutExpander(deferred, d, func(string) {})
+		// kubectl warns when a short name matches more than one resource
+		// (ev: events and events.events.k8s.io).
+		f.mapper = restmapper.NewShortcutExpander(deferred, d, func(msg string) {
+			if f.ErrOut != nil {
+				fmt.Fprintf(f.ErrOut, "Warning: %s\n", msg)
+			}
+		})
 	}
 	return f.mapper, nil
 }

@@ -161,6 +161,18 @@ func TestDeploymentWorkflow(t *testing.T) {
 		expectOut(t, s, "deployment.apps/web patched\n", "patch", "deploy", "web", "-p",
 			`{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}`)
 		expectOut(t, s, "side nginx", "get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[*].name}")
+		// kubectl says "no change" when the object it read before patching
+		// equals the answer, so the rollout the template change started
+		// must be over: otherwise the controller may write status between
+		// kubectl's read and its patch.
+		eventually(t, 60*time.Second, func() string {
+			want := "2 2 2 2 NewReplicaSetAvailable"
+			got := jsonpath(t, s, `{.status.replicas} {.status.updatedReplicas} {.status.availableReplicas} {.spec.replicas} {.status.conditions[?(@.type=="Progressing")].reason}`, "get", "deploy", "web")
+			if got != want {
+				return fmt.Sprintf("rollout not settled: %q, want %q", got, want)
+			}
+			return ""
+		})
 		expectOut(t, s, "deployment.apps/web patched (no change)\n", "patch", "deploy", "web", "--type=merge", "-p", `{"spec":{"replicas":2}}`)
 	})
 
