@@ -13,19 +13,9 @@ import (
 // object first. Compare the ns/op of the sub-benchmarks with each other.
 func BenchmarkList(b *testing.B) {
 	ts := startTestServer(b)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
-	for i := 0; i < 1000; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%04d","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, i)
-			ts.do(b, "POST", "/api/v1/namespaces/default/pods", "application/json", body)
-		}()
-	}
-	wg.Wait()
+	createMany(b, ts, "/api/v1/namespaces/default/pods", 1000, func(i int) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%04d","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, i)
+	})
 	for _, c := range []struct{ name, accept, query string }{
 		{"json-spliced", "application/json", ""},
 		{"json-selector-decoded", "application/json", "?labelSelector=app%3Dweb"},
@@ -55,19 +45,9 @@ func BenchmarkList(b *testing.B) {
 // every object is decoded, converted and encoded again.
 func BenchmarkListEvents(b *testing.B) {
 	ts := startTestServer(b)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
-	for i := 0; i < 1000; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Event","metadata":{"name":"e%04d"},"involvedObject":{"kind":"Pod","name":"web-0","namespace":"default"},"reason":"Hand","message":"event %d","type":"Normal","count":1,"source":{"component":"bench"}}`, i, i)
-			ts.do(b, "POST", coreEvents, "application/json", body)
-		}()
-	}
-	wg.Wait()
+	createMany(b, ts, coreEvents, 1000, func(i int) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"Event","metadata":{"name":"e%04d"},"involvedObject":{"kind":"Pod","name":"web-0","namespace":"default"},"reason":"Hand","message":"event %d","type":"Normal","count":1,"source":{"component":"bench"}}`, i, i)
+	})
 	for _, c := range []struct{ name, path string }{{"core-spliced", coreEvents}, {"events.k8s.io-converted", newEvents}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -83,4 +63,21 @@ func BenchmarkListEvents(b *testing.B) {
 			}
 		})
 	}
+}
+
+// createMany POSTs n bodies to path, 32 at a time, so that the creates
+// share commits.
+func createMany(b *testing.B, ts *testServer, path string, n int, body func(i int) string) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			ts.do(b, "POST", path, "application/json", body(i))
+		}()
+	}
+	wg.Wait()
 }
