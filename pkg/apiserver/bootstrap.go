@@ -21,7 +21,8 @@ import (
 // (the system namespaces, the default/kubernetes Service) through the
 // same create path as a client's request. Cluster-scoped seeds come
 // first, so that namespaced ones find their namespace; each group is
-// created concurrently, sharing one commit on a new store.
+// created concurrently, sharing one commit on a new store. Last, the
+// stored CRDs are served, and followed from then on (crds.go).
 func (s *Server) Bootstrap(ctx context.Context) error {
 	if err := s.repair(ctx); err != nil {
 		return err
@@ -45,7 +46,11 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 	if err := s.createSeeds(ctx, clusterScoped); err != nil {
 		return err
 	}
-	return s.createSeeds(ctx, namespaced)
+	if err := s.createSeeds(ctx, namespaced); err != nil {
+		return err
+	}
+	s.serveCRDs(ctx)
+	return nil
 }
 
 func (s *Server) createSeeds(ctx context.Context, seeds []registry.Seed) error {
@@ -76,23 +81,26 @@ func (s *Server) ensure(ctx context.Context, seed registry.Seed) error {
 	obj := seed.Object.DeepCopyObject()
 	obj.GetObjectKind().SetGroupVersionKind(res.GroupVersionKind())
 	q := request{res: res, namespace: m.GetNamespace()}
+	// kube-apiserver creates its seeds as its own manager.
+	ctx = withManager(ctx, "kube-apiserver", "")
 	if _, err := s.createObject(ctx, q, obj, false); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating %s %s: %w", res.Resource, m.GetName(), err)
 	}
 	return nil
 }
 
-// repair hands every kind with WriteHooks its stored objects.
+// repair hands every kind whose hooks are a Repairer its stored objects.
 func (s *Server) repair(ctx context.Context) error {
 	for _, res := range s.reg.All() {
-		if res.Hooks == nil {
+		repairer, ok := res.Hooks.(registry.Repairer)
+		if !ok {
 			continue
 		}
 		stored, err := s.storedObjects(ctx, res)
 		if err != nil {
 			return fmt.Errorf("reading the stored %s: %w", res.Resource, err)
 		}
-		if err := res.Hooks.Repair(ctx, stored); err != nil {
+		if err := repairer.Repair(ctx, stored); err != nil {
 			return fmt.Errorf("repairing %s: %w", res.Resource, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -16,23 +17,27 @@ import (
 
 // create answers POST to a collection.
 func (s *Server) create(w http.ResponseWriter, r *http.Request, q request) {
+	if q.sub != nil && q.sub.Action != nil {
+		s.createAction(w, r, q)
+		return
+	}
 	out, dryRun, err := negotiateWrite(r, q)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New)
+	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New, q.res.Schema)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	if q.res.Create != nil {
 		obj, err := computeCreate(r.Context(), q, dec.obj)
-		s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
+		s.answerWrite(w, q, out, http.StatusCreated, obj, dec.warnings, err)
 		return
 	}
 	obj, err := s.createObject(r.Context(), q, dec.obj, dryRun)
-	s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
+	s.answerWrite(w, q, out, http.StatusCreated, obj, dec.warnings, err)
 }
 
 // computeCreate answers a create of a computed resource (the reviews):
@@ -55,12 +60,20 @@ const maxGenerateNameAttempts = 8
 
 // createObject applies the server's rules to a new object and stores it
 // (unless dryRun), returning it with its resourceVersion. A kind's
-// BeginCreate hook runs between its defaults and its validation, as in
-// kube-apiserver, and learns whether the object was stored.
+// BeginCreate hook runs between its defaults and its validation, as
+// kube-apiserver's mutating admission does, and learns whether the object
+// was stored; its CreateValidator, if any, runs after the validation, as
+// kube's validating admission does.
 func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object, dryRun bool) (runtime.Object, error) {
-	m, err := s.prepareCreate(q, obj)
+	m, generated, err := s.prepareCreate(q, obj)
 	if err != nil {
 		return nil, err
+	}
+	if !q.applied {
+		obj = s.trackCreate(ctx, q, obj)
+		if m, err = meta.Accessor(obj); err != nil {
+			return nil, err
+		}
 	}
 	if q.res.Namespaced {
 		if err := s.checkNamespace(ctx, q, m.GetNamespace(), m.GetName()); err != nil {
@@ -76,6 +89,9 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		defer func() { finish(ctx, stored) }()
 	}
 	if err := invalid(q.res, m.GetName(), q.res.Strategy.Validate(obj)); err != nil {
+		return nil, err
+	}
+	if err := registry.ValidateCreate(ctx, q.res.Hooks, obj); err != nil {
 		return nil, err
 	}
 	if dryRun {
@@ -96,7 +112,10 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		}
 		rev, err := s.store.Create(ctx, objectKey(q.res, m.GetNamespace(), m.GetName()), b)
 		if errors.Is(err, storage.ErrExists) {
-			if m.GetGenerateName() != "" && attempt < maxGenerateNameAttempts {
+			// Only a name the server made is made again: a client that
+			// names its object (a StatefulSet's web-1) gets AlreadyExists,
+			// generateName or not, as from kube-apiserver.
+			if generated && attempt < maxGenerateNameAttempts {
 				m.SetName(generateName(m.GetGenerateName()))
 				continue
 			}
@@ -107,6 +126,7 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 		}
 		stored = true
 		m.SetResourceVersion(formatRV(rev))
+		afterWrite(ctx, q.res)
 		return obj, nil
 	}
 }

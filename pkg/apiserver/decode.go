@@ -10,9 +10,12 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 // maxBodyBytes is kube-apiserver's limit on request bodies (3 MiB).
@@ -71,7 +74,7 @@ type decoded struct {
 
 // readObject reads the request body and decodes it, in the request's
 // content type, into a new object of gvk's kind, honouring fieldValidation.
-func readObject(w http.ResponseWriter, r *http.Request, gvk schema.GroupVersionKind, newObj func() runtime.Object) (decoded, error) {
+func readObject(w http.ResponseWriter, r *http.Request, gvk schema.GroupVersionKind, newObj func() runtime.Object, sch *registry.Schema) (decoded, error) {
 	body, err := readBody(w, r)
 	if err != nil {
 		return decoded{}, err
@@ -84,11 +87,13 @@ func readObject(w http.ResponseWriter, r *http.Request, gvk schema.GroupVersionK
 	if err != nil {
 		return decoded{}, err
 	}
-	return decodeWith(info, validation, body, gvk, newObj)
+	return decodeWith(info, validation, body, gvk, newObj, sch)
 }
 
 // decodeWith decodes body with a chosen serializer and validation mode.
-func decodeWith(info runtime.SerializerInfo, validation string, body []byte, gvk schema.GroupVersionKind, newObj func() runtime.Object) (decoded, error) {
+// With a schema (a custom resource), the fields it does not declare are
+// the unknown fields, and its defaults are applied.
+func decodeWith(info runtime.SerializerInfo, validation string, body []byte, gvk schema.GroupVersionKind, newObj func() runtime.Object, sch *registry.Schema) (decoded, error) {
 	ser := info.Serializer
 	if validation != "Ignore" && info.StrictSerializer != nil {
 		ser = info.StrictSerializer
@@ -125,7 +130,27 @@ func decodeWith(info runtime.SerializerInfo, validation string, body []byte, gvk
 			got.Kind, got.Version, gvk.Kind, got.Version, got.Kind, groupOrCore(gvk.Group), gvk.Kind))
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	if u, ok := obj.(*unstructured.Unstructured); ok && sch != nil {
+		unknown := unknownFields(sch.Prune(u))
+		if validation == "Strict" && len(unknown) > 0 {
+			return decoded{}, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+				gvk.Kind, gvk.Version, gvk.Kind, strings.Join(unknown, ", ")))
+		}
+		if validation == "Warn" {
+			warnings = append(warnings, unknown...)
+		}
+		sch.Default(u)
+	}
 	return decoded{obj: obj, warnings: warnings}, nil
+}
+
+// unknownFields words pruned paths as kube's strict decoding errors do.
+func unknownFields(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = fmt.Sprintf("unknown field %q", p)
+	}
+	return out
 }
 
 func groupOrCore(g string) string {

@@ -46,7 +46,7 @@ func decodeDeleteOptions(r *http.Request, q request, body []byte) (*metav1.Delet
 	newOpts := func() runtime.Object { return &metav1.DeleteOptions{} }
 	var last error
 	for _, gv := range []schema.GroupVersion{q.res.GroupVersionKind().GroupVersion(), {Version: "v1"}, metav1.SchemeGroupVersion} {
-		dec, err := decodeWith(info, "Ignore", body, gv.WithKind("DeleteOptions"), newOpts)
+		dec, err := decodeWith(info, "Ignore", body, gv.WithKind("DeleteOptions"), newOpts, nil)
 		if err == nil {
 			return dec.obj.(*metav1.DeleteOptions), nil
 		}
@@ -106,7 +106,7 @@ func readDeleteOptions(w http.ResponseWriter, r *http.Request, q request) (*meta
 
 // delete answers DELETE of one object.
 func (s *Server) delete(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r, q.res.Table)
+	out, err := negotiate(r, q.res)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -171,6 +171,7 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 			}
 			m, _ := meta.Accessor(cur)
 			m.SetResourceVersion(formatRV(rev))
+			afterWrite(ctx, q.res)
 			return cur, false, nil
 		}
 		err = s.deleteStored(ctx, q, kv, cur, dryRun)
@@ -214,7 +215,12 @@ func (s *Server) markDeleting(q request, obj runtime.Object, opts *metav1.Delete
 	if err != nil {
 		return false, false, err
 	}
-	if f := propagationFinalizer(opts); f != "" && !hasFinalizer(m, f) {
+	f := propagationFinalizer(opts)
+	//lint:ignore SA1019 a deprecated orphanDependents is a choice too
+	if f == "" && opts.PropagationPolicy == nil && opts.OrphanDependents == nil && q.res.OrphanByDefault {
+		f = finalizerOrphan
+	}
+	if f != "" && !hasFinalizer(m, f) {
 		m.SetFinalizers(append(m.GetFinalizers(), f))
 		changed = true
 	}
@@ -255,7 +261,7 @@ func hasFinalizer(m metav1.Object, f string) bool {
 // deleteCollection answers DELETE of a collection: every selected object
 // is deleted as a single DELETE would, and the list of them is returned.
 func (s *Server) deleteCollection(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r, q.res.Table)
+	out, err := negotiate(r, q.res)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"errors"
 	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -11,6 +12,10 @@ import (
 // handler, and names the verb and resource for the request log and metrics.
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, version string, segs []string) {
 	q, err := s.parseResourcePath(group, version, segs)
+	if errors.Is(err, errNoPage) {
+		http.NotFound(w, r)
+		return
+	}
 	if err != nil {
 		writeError(w, err)
 		return
@@ -21,10 +26,14 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, group, ve
 		resource += "/" + q.subresource
 	}
 	describeRequest(r, verb, resource)
+	if q.res.Warning != "" {
+		addWarnings(w, []string{q.res.Warning})
+	}
 	if err := checkServed(r, q, verb); err != nil {
 		writeError(w, err)
 		return
 	}
+	r = r.WithContext(withManager(r.Context(), r.URL.Query().Get("fieldManager"), r.UserAgent()))
 
 	switch verb {
 	case "get":

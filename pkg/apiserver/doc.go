@@ -18,7 +18,10 @@
 // hook after the kind's defaults and before validation, and its finish
 // with whether the store write succeeded; delete calls AfterDelete once
 // the object is gone; Bootstrap hands it every stored object before
-// anything is served, to repair what a crash left behind.
+// anything is served, to repair what a crash left behind. The same hooks
+// carry kube's admission plugins (LimitRanger, Priority,
+// DefaultStorageClass): a hook that is also a registry.CreateValidator is
+// called on create after validation, as kube's validating admission is.
 //
 // Objects are stored as their JSON without kind, apiVersion and
 // resourceVersion, under /<group or "core">/<resource>/<namespace>/<name>

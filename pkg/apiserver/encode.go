@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
@@ -190,11 +191,7 @@ func partial(obj runtime.Object, version string) (runtime.Object, bool) {
 		}
 		return list, true
 	}
-	acc, ok := obj.(metav1.ObjectMetaAccessor)
-	if !ok {
-		return nil, false
-	}
-	om, ok := acc.GetObjectMeta().(*metav1.ObjectMeta)
+	om, ok := objectMetaOf(obj)
 	if !ok {
 		return nil, false
 	}
@@ -206,3 +203,19 @@ func partial(obj runtime.Object, version string) (runtime.Object, bool) {
 
 // formatRV renders a revision as a resourceVersion.
 func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
+
+// objectMetaOf is obj's metadata as an ObjectMeta, for a typed object or
+// a custom resource.
+func objectMetaOf(obj runtime.Object) (*metav1.ObjectMeta, bool) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		om := &metav1.ObjectMeta{}
+		raw, _ := u.Object["metadata"].(map[string]interface{})
+		return om, runtime.DefaultUnstructuredConverter.FromUnstructured(raw, om) == nil
+	}
+	acc, ok := obj.(metav1.ObjectMetaAccessor)
+	if !ok {
+		return nil, false
+	}
+	om, ok := acc.GetObjectMeta().(*metav1.ObjectMeta)
+	return om, ok
+}

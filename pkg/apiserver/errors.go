@@ -14,8 +14,8 @@ import (
 )
 
 // toStatus turns any error into the Status the client gets: API errors as
-// they are, storage errors as their Kubernetes counterparts, anything else
-// as 500 InternalError.
+// they are, storage errors as their Kubernetes counterparts (an unavailable
+// backend 503, a backend timeout 504), anything else as 500 InternalError.
 func toStatus(err error) metav1.Status {
 	var api apierrors.APIStatus
 	if errors.As(err, &api) {
@@ -24,12 +24,19 @@ func toStatus(err error) metav1.Status {
 	switch {
 	case errors.Is(err, storage.ErrClosed):
 		return apierrors.NewServiceUnavailable("the server is shutting down").Status()
+	case errors.Is(err, storage.ErrUnavailable):
+		// etcd has no leader or refuses connections: retry later.
+		return apierrors.NewServiceUnavailable("storage unavailable: " + err.Error()).Status()
+	case errors.Is(err, storage.ErrTimeout):
+		// etcd did not answer in time, as kube-apiserver's 504.
+		return apierrors.NewTimeoutError("storage did not answer in time: "+err.Error(), 1).Status()
 	}
 	return apierrors.NewInternalError(err).Status()
 }
 
 // writeError answers err as a meta/v1 Status in JSON, which every client
-// accepts, with the Status's code as the HTTP status.
+// accepts, with the Status's code as the HTTP status; indented when the
+// middleware's recorder says the client (curl) wants it.
 func writeError(w http.ResponseWriter, err error) {
 	st := toStatus(err)
 	st.Kind, st.APIVersion = "Status", "v1"
@@ -37,10 +44,20 @@ func writeError(w http.ResponseWriter, err error) {
 		st.Code = http.StatusInternalServerError
 	}
 	b, _ := json.Marshal(st)
+	rec, _ := w.(*recorder)
+	b = finishJSON(output{pretty: rec != nil && rec.pretty}, b)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(int(st.Code))
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(b)
 }
+
+// errNoPage is the answer to a resource path in a group only custom
+// resources serve (or none does) naming no served resource: not a Status
+// but Go's plain "404 page not found", because kube-apiserver passes such
+// a path on to a handler that knows nothing (as after a CRD is deleted).
+// client-go then reports "the server could not find the requested
+// resource (get widgets.example.com)".
+var errNoPage = errors.New("404 page not found")
 
 // statusError builds a Status error that apimachinery has no constructor
 // for (415, 406).
@@ -62,6 +79,15 @@ func errUnsupportedBody() error {
 func errUnsupportedPatch() error {
 	return statusError(http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType,
 		"415: Unsupported Media Type", &metav1.StatusDetails{})
+}
+
+// errUnsupportedCustomPatch is kube-apiserver's answer to a PATCH of a
+// custom resource in any other type than these (strategic merge patch
+// included).
+func errUnsupportedCustomPatch() error {
+	return statusError(http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType,
+		"the body of the request was in an unknown format - accepted media types include: "+
+			jsonPatchType+", "+mergePatchType+", "+applyPatchType, nil)
 }
 
 // errNotAcceptable answers an Accept header with no type the server speaks.

@@ -14,7 +14,7 @@ import (
 // get answers GET of one object, of a part of it (status: the whole
 // object, as kube-apiserver answers), or of a view of it (scale).
 func (s *Server) get(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r, q.res.Table)
+	out, err := negotiate(r, q.res)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -2,17 +2,8 @@ package apiserver
 
 import "github.com/miniapi/miniapi/pkg/apiserver/registry"
 
-// keyBase is the start of a resource's keys: /<group>/<resource>/, with
-// "core" for the legacy group. A converted resource (StoredAs) uses the
-// keys of the resource that holds its objects.
-func keyBase(r *registry.Resource) string {
-	gr := r.StorageGroupResource()
-	group := gr.Group
-	if group == "" {
-		group = "core"
-	}
-	return "/" + group + "/" + gr.Resource + "/"
-}
+// keyBase is the start of a resource's keys (registry.Resource.KeyPrefix).
+func keyBase(r *registry.Resource) string { return r.KeyPrefix() }
 
 // objectKey is where one object lives in the store.
 func objectKey(r *registry.Resource, namespace, name string) string {

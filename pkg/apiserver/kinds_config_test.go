@@ -1,10 +1,19 @@
 package apiserver
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -199,5 +208,90 @@ func TestConfigKindsDiscovery(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("not in discovery: %v", want)
+	}
+}
+
+// A TLS Secret whose certificate is not PEM is stored with the warning
+// kube-apiserver sends (crypto/tls's error), on create and update alike;
+// a good pair, other types and status-free reads carry none.
+func TestSecretTLSWarningThroughHTTP(t *testing.T) {
+	ts := startTestServer(t)
+	const want = `299 - "tls: failed to find any PEM data in certificate input"`
+	bad := `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"web-tls"},"type":"kubernetes.io/tls","data":{"tls.crt":"Q0VSVA==","tls.key":"S0VZ"}}`
+	for _, tc := range []struct {
+		method, path, ctype, body string
+		code                      int
+		warnings                  []string
+	}{
+		{"POST", secretsPath, "application/json", bad, http.StatusCreated, []string{want}},
+		{"PUT", secretsPath + "/web-tls", "application/json", bad, http.StatusOK, []string{want}},
+		{"PATCH", secretsPath + "/web-tls", mergePatch, `{"metadata":{"labels":{"a":"b"}}}`, http.StatusOK, []string{want}},
+		{"GET", secretsPath + "/web-tls", "", "", http.StatusOK, nil},
+		{"POST", secretsPath, "application/json", `{"metadata":{"name":"opaque"},"data":{"tls.crt":"Q0VSVA=="}}`, http.StatusCreated, nil},
+		{"POST", secretsPath, "application/json", goodTLSSecret(t), http.StatusCreated, nil},
+	} {
+		code, warnings, body := ts.doHeaders(t, tc.method, tc.path, tc.ctype, tc.body)
+		if code != tc.code || !slices.Equal(warnings, tc.warnings) {
+			t.Errorf("%s %s: %d %q, want %d %q\n%s", tc.method, tc.path, code, warnings, tc.code, tc.warnings, body)
+		}
+	}
+}
+
+// goodTLSSecret is a kubernetes.io/tls Secret with a real key pair.
+func goodTLSSecret(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := corev1.Secret{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{Name: "good-tls"},
+		Type:       corev1.SecretTypeTLS,
+		Data: map[string][]byte{
+			corev1.TLSCertKey:       pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+			corev1.TLSPrivateKeyKey: pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}),
+		},
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// generateName names an object only when the client gave no name: a
+// named create that collides is 409 AlreadyExists even with generateName
+// set (a StatefulSet's pods carry both), never stored under another name.
+func TestGenerateNameOnlyWithoutName(t *testing.T) {
+	ts := startTestServer(t)
+	named := `{"metadata":{"name":"web-1","generateName":"web-"}}`
+	ts.mustDo(t, 201, "POST", configMaps, "application/json", named)
+	body := ts.mustDo(t, 409, "POST", configMaps, "application/json", named)
+	if !strings.Contains(body, `configmaps \"web-1\" already exists`) {
+		t.Errorf("second named create: %s", body)
+	}
+	var cm corev1.ConfigMap
+	if err := json.Unmarshal([]byte(ts.mustDo(t, 201, "POST", configMaps, "application/json", `{"metadata":{"generateName":"web-"}}`)), &cm); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(cm.Name, "web-") || len(cm.Name) != len("web-")+5 {
+		t.Errorf("generated name %q", cm.Name)
+	}
+	var list corev1.ConfigMapList
+	if err := json.Unmarshal([]byte(ts.mustDo(t, 200, "GET", configMaps, "", "")), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 2 {
+		t.Errorf("%d configmaps stored, want web-1 and one generated", len(list.Items))
 	}
 }

@@ -47,6 +47,8 @@ func withoutMeta(t *testing.T, body string) map[string]any {
 		}
 		delete(md, k)
 	}
+	// managedFields hold write times; ssa_test.go checks them.
+	delete(md, "managedFields")
 	return m
 }
 

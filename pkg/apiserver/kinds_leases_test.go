@@ -51,7 +51,7 @@ func runCandidate(ctx context.Context, t *testing.T, c kubernetes.Interface, ide
 }
 
 // waitFor polls cond until it holds or 10 s pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {

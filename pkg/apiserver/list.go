@@ -70,7 +70,7 @@ func readListParams(r *http.Request, q request) (listParams, error) {
 
 // list answers GET of a collection.
 func (s *Server) list(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r, q.res.Table)
+	out, err := negotiate(r, q.res)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -58,14 +58,16 @@ func checkRequestMeta(q request, obj runtime.Object) (metav1.Object, error) {
 }
 
 // prepareCreate sets what the server owns on a new object: uid, creation
-// time, generation, a generated name; it clears what a client may not set.
-func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, error) {
-	m, err := checkRequestMeta(q, obj)
+// time, generation, a generated name (and says whether it made one); it
+// clears what a client may not set.
+func (s *Server) prepareCreate(q request, obj runtime.Object) (m metav1.Object, generated bool, err error) {
+	m, err = checkRequestMeta(q, obj)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if m.GetName() == "" && m.GetGenerateName() != "" {
 		m.SetName(generateName(m.GetGenerateName()))
+		generated = true
 	}
 	// A missing name is reported by the strategy's Validate, together with
 	// every other cause, as kube-apiserver does.
@@ -74,19 +76,19 @@ func (s *Server) prepareCreate(q request, obj runtime.Object) (metav1.Object, er
 	m.SetResourceVersion("")
 	m.SetDeletionTimestamp(nil)
 	m.SetDeletionGracePeriodSeconds(nil)
-	m.SetManagedFields(nil)
 	m.SetSelfLink("")
 	m.SetGeneration(0)
 	q.res.Strategy.PrepareForCreate(obj)
 	if q.res.Generation != nil {
 		m.SetGeneration(1)
 	}
-	return m, nil
+	return m, generated, nil
 }
 
 // keepSystemMeta carries over from old what no write may change: identity,
 // creation time and deletion state; and moves generation as the kind's
-// rule says. Writes of a part (status) never move it.
+// rule says. Writes of a part (status) never move it. managedFields are
+// the field manager's to decide (trackUpdate).
 func keepSystemMeta(q request, obj, old runtime.Object) error {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -109,7 +111,6 @@ func keepSystemMeta(q request, obj, old runtime.Object) error {
 	m.SetCreationTimestamp(o.GetCreationTimestamp())
 	m.SetDeletionTimestamp(o.GetDeletionTimestamp())
 	m.SetDeletionGracePeriodSeconds(o.GetDeletionGracePeriodSeconds())
-	m.SetManagedFields(nil)
 	m.SetSelfLink("")
 	m.SetGeneration(o.GetGeneration())
 	ownRules := q.sub != nil && q.sub.View == nil

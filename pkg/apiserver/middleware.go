@@ -35,7 +35,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		start := time.Now()
 		labels := &requestLabels{}
 		r = r.WithContext(context.WithValue(r.Context(), labelsKey{}, labels))
-		rec := &recorder{ResponseWriter: w}
+		rec := &recorder{ResponseWriter: w, pretty: wantsPretty(r)}
 		rec.Header().Set("Audit-Id", string(uuid.NewUUID()))
 		rec.Header().Set("Cache-Control", "no-cache, private")
 
@@ -65,12 +65,14 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 	})
 }
 
-// recorder remembers the status code written, and passes Flush through
-// for watch streams.
+// recorder remembers the status code written, passes Flush through for
+// watch streams, and carries whether the client wants indented JSON.
 type recorder struct {
 	http.ResponseWriter
 	code        int
 	wroteHeader bool
+	// pretty says errors are indented (writeError has no request).
+	pretty bool
 }
 
 func (w *recorder) WriteHeader(code int) {

@@ -60,16 +60,26 @@ func (o output) contentType() string {
 	return mediaJSON
 }
 
+// wantsPretty: kube-apiserver indents JSON, objects and errors alike, for
+// curl's User-Agent and for ?pretty=true.
+func wantsPretty(r *http.Request) bool {
+	return strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
+}
+
 // negotiate reads the Accept header the way kube-apiserver does for the
 // types miniapi serves: the first acceptable entry wins. Tables are
-// answered in JSON, PartialObjectMetadata in JSON or protobuf; table
-// renders the Tables of the resource asked for (nil where none is served).
-func negotiate(r *http.Request, table registry.TableFunc) (output, error) {
-	out := output{includeObject: r.URL.Query().Get("includeObject"), table: table}
+// answered in JSON, PartialObjectMetadata in JSON or protobuf; res is
+// the resource asked for (nil for none). Custom resources have no
+// protobuf form: a client asking for it gets JSON, as from kube-apiserver.
+func negotiate(r *http.Request, res *registry.Resource) (output, error) {
+	out := output{includeObject: r.URL.Query().Get("includeObject")}
+	if res != nil {
+		out.table = res.Table
+	}
 	if out.includeObject == "" {
 		out.includeObject = "Metadata"
 	}
-	out.pretty = strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
+	out.pretty = wantsPretty(r)
 	accept := r.Header.Get("Accept")
 	if strings.TrimSpace(accept) == "" {
 		return out, nil
@@ -103,8 +113,10 @@ func negotiate(r *http.Request, table registry.TableFunc) (output, error) {
 			out.format = formatYAML
 			return out, nil
 		case mediaProtobuf:
-			out.format = formatProtobuf
-			out.pretty = false
+			if res == nil || res.Schema == nil {
+				out.format = formatProtobuf
+				out.pretty = false
+			}
 			return out, nil
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 // Patch types kube-apiserver serves.
@@ -22,11 +24,9 @@ const (
 	jsonPatchType      = "application/json-patch+json"
 	mergePatchType     = "application/merge-patch+json"
 	strategicPatchType = "application/strategic-merge-patch+json"
-	// applyPatchType is server-side apply. miniapi keeps no managedFields,
-	// so it applies the configuration as a strategic merge patch (creating
-	// the object if missing): fields are added and changed, but a field
-	// dropped from the applied configuration is not removed, and there are
-	// no conflicts between managers.
+	// applyPatchType is server-side apply (managedwrite.go): the
+	// configuration is merged by field ownership, the object created when
+	// missing.
 	applyPatchType = "application/apply-patch+yaml"
 )
 
@@ -52,6 +52,10 @@ func readPatch(w http.ResponseWriter, r *http.Request) (*patchRequest, error) {
 		return nil, apierrors.NewInvalid(schema.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "",
 			field.ErrorList{field.Required(field.NewPath("fieldManager"), "is required for apply patch")})
 	}
+	if mt != applyPatchType && r.URL.Query().Has("force") {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "",
+			field.ErrorList{field.Forbidden(field.NewPath("force"), "may not be specified for non-apply patch")})
+	}
 	validation, err := fieldValidation(r)
 	if err != nil {
 		return nil, err
@@ -70,7 +74,7 @@ func readPatch(w http.ResponseWriter, r *http.Request) (*patchRequest, error) {
 
 // apply patches cur (any object with its kind set) and decodes the result
 // as gvk's kind, checking unknown fields as fieldValidation asks.
-func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, newObj func() runtime.Object) (runtime.Object, error) {
+func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, newObj func() runtime.Object, sch *registry.Schema) (runtime.Object, error) {
 	original, err := json.Marshal(cur)
 	if err != nil {
 		return nil, err
@@ -89,13 +93,13 @@ func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, ne
 		if patched, err = jsonpatch.MergePatch(original, p.body); err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-	case strategicPatchType, applyPatchType:
+	case strategicPatchType:
 		if patched, err = strategicpatch.StrategicMergePatch(original, p.body, newObj()); err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 	}
 	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
-	dec, err := decodeWith(info, p.validation, patched, gvk, newObj)
+	dec, err := decodeWith(info, p.validation, patched, gvk, newObj, sch)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +115,11 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		return
 	}
 	p, err := readPatch(w, r)
+	if q.res.Schema != nil && (apierrors.IsUnsupportedMediaType(err) || err == nil && p.typ == strategicPatchType) {
+		// A custom resource has no patch strategies; kube-apiserver's
+		// handler for them names the patch types it takes.
+		err = errUnsupportedCustomPatch()
+	}
 	if err != nil {
 		writeError(w, err)
 		return
@@ -119,10 +128,19 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		s.patchView(w, r, q, out, p, dryRun)
 		return
 	}
-	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
+	ctx := r.Context()
+	q.applied = p.typ == applyPatchType
+	force := applyForce(r.URL.Query())
+	obj, err := s.applyUpdate(ctx, q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
 		curRV := resourceVersionOf(cur)
 		p.warnings = nil
-		obj, err := p.apply(cur, q.res.GroupVersionKind(), q.res.New)
+		var obj runtime.Object
+		var err error
+		if q.applied {
+			obj, err = s.applyConfig(ctx, q, cur, p.body, force)
+		} else {
+			obj, err = p.apply(cur, q.res.GroupVersionKind(), q.res.New, q.res.Schema)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -136,28 +154,29 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request, q request) {
 		}
 		return obj, nil
 	})
-	if apierrors.IsNotFound(err) && p.typ == applyPatchType && q.sub == nil {
-		s.applyCreate(w, r, q, out, p, dryRun)
+	if apierrors.IsNotFound(err) && q.applied && q.sub == nil {
+		s.applyCreate(w, r, q, out, p, force, dryRun)
 		return
 	}
-	s.answerWrite(w, out, http.StatusOK, obj, p.warnings, err)
+	s.answerWrite(w, q, out, http.StatusOK, obj, p.warnings, err)
 }
 
 // applyCreate answers a server-side apply of a missing object by creating
-// it from the applied configuration, as kube-apiserver does.
-func (s *Server) applyCreate(w http.ResponseWriter, r *http.Request, q request, out output, p *patchRequest, dryRun bool) {
-	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
-	dec, err := decodeWith(info, p.validation, p.body, q.res.GroupVersionKind(), q.res.New)
+// it from the applied configuration, as kube-apiserver does: the apply
+// over an empty object gives the object and its managedFields.
+func (s *Server) applyCreate(w http.ResponseWriter, r *http.Request, q request, out output, p *patchRequest, force, dryRun bool) {
+	live := q.res.New()
+	live.GetObjectKind().SetGroupVersionKind(q.res.GroupVersionKind())
+	obj, err := s.applyConfig(r.Context(), q, live, p.body, force)
 	if err == nil {
-		_, err = checkRequestMeta(q, dec.obj)
+		_, err = checkRequestMeta(q, obj)
 	}
-	var obj runtime.Object
 	if err == nil {
 		create := q
 		create.name = ""
-		obj, err = s.createObject(r.Context(), create, dec.obj, dryRun)
+		obj, err = s.createObject(r.Context(), create, obj, dryRun)
 	}
-	s.answerWrite(w, out, http.StatusCreated, obj, dec.warnings, err)
+	s.answerWrite(w, q, out, http.StatusCreated, obj, p.warnings, err)
 }
 
 func resourceVersionOf(obj runtime.Object) string {

@@ -16,6 +16,9 @@ type request struct {
 	name        string // "" for collections
 	subresource string // "", "status", "scale", "finalize"...
 	sub         *registry.Subresource
+	// applied says the write is a server-side apply, whose managedFields
+	// the apply itself computed.
+	applied bool
 }
 
 // gr is the request's group and resource, as errors name them
@@ -46,9 +49,26 @@ func (s *Server) parseResourcePath(group, version string, segs []string) (reques
 	}
 	res, ok := lookup(segs[0])
 	if !ok {
+		if s.customGroup(group) {
+			return request{}, errNoPage
+		}
 		return request{}, errPathNotFound()
 	}
 	return withNameAndSub(request{res: res}, segs[1:])
+}
+
+// customGroup reports whether no built-in kind is in group, so that only
+// custom resources are (or were) served there.
+func (s *Server) customGroup(group string) bool {
+	if group == "" {
+		return false
+	}
+	for _, r := range s.reg.All() {
+		if r.Group == group && r.Schema == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func withNameAndSub(q request, rest []string) (request, error) {

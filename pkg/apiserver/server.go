@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/authn"
+	"github.com/miniapi/miniapi/pkg/apiserver/crd"
 	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
 	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
@@ -69,6 +70,10 @@ type Server struct {
 	// wires shares each watch event's encoded bytes among the watchers
 	// (revisions are unique within one store, so one cache per server).
 	wires wireCache
+	// fields keeps the field manager of each resource (managedFields).
+	fields *fieldManagers
+	// crds serves the custom resources of the stored CRDs (crds.go).
+	crds *crd.Controller
 }
 
 // New builds the server and its routes.
@@ -76,7 +81,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("apiserver: Config.Store is required")
 	}
-	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now, authn: cfg.Authenticator}
+	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now, authn: cfg.Authenticator,
+		fields: newFieldManagers()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -89,6 +95,11 @@ func New(cfg Config) (*Server, error) {
 	if s.reg == nil {
 		reg, err := registry.NewBuiltin(s.builtin)
 		if err != nil {
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
+		crds := crd.Resource()
+		crds.AfterWrite = s.syncCRDsAfterWrite
+		if err := reg.Add(crds); err != nil {
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
 		s.reg = reg
@@ -146,11 +157,10 @@ func (s *Server) routes(profiling bool) *mux.Router {
 		r.PathPrefix("/debug/pprof/").HandlerFunc(pprof.Index)
 	}
 
-	openAPI := newDerivedHandler(s.reg, openapi.NewHandler)
-	// Build the OpenAPI documents now, in the background: the server is
-	// ready before they are, and a request for them waits.
-	go func() { _, _ = openAPI.current() }()
-	r.PathPrefix("/openapi/").Handler(openAPI)
+	// The OpenAPI documents are built on the first request for them, not
+	// at start: building them allocates some 35 MiB that a server nobody
+	// asks for its schema would keep in its idle footprint.
+	r.PathPrefix("/openapi/").Handler(newDerivedHandler(s.reg, openapi.NewHandler))
 
 	disc := newDerivedHandler(s.reg, discovery.NewHandler)
 	for _, p := range []string{"/api", "/api/v1", "/apis", "/apis/{group}", "/apis/{group}/{version}"} {
@@ -158,7 +168,6 @@ func (s *Server) routes(profiling bool) *mux.Router {
 	}
 
 	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
-	r.Handle("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", http.HandlerFunc(s.customResourceDefinitions)).Methods(http.MethodGet)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.serveResource(w, req, "", "v1", splitPath(req.URL.Path)[2:])
 	})

@@ -8,8 +8,10 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/storage"
@@ -18,8 +20,18 @@ import (
 // encodeForStore returns the bytes kept in the store for obj, an object of
 // r: its JSON without kind, apiVersion and resourceVersion (the revision is
 // the key's ModRevision, so storing it too would let the two disagree),
-// converted first to the stored type when r is a converted resource.
+// converted first to the stored type when r is a converted resource. A
+// custom resource served in a version other than its storage version is
+// pruned to the storage version's schema here, in place (the answer shows
+// what was stored, as kube's does), and not before: its managedFields
+// name what the request set, in the request's version, as kube's do.
 func encodeForStore(r *registry.Resource, obj runtime.Object) ([]byte, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if r.Schema != nil && r.Schema.ToStorage != nil {
+			r.Schema.ToStorage(u)
+		}
+		return encodeUnstructured(u)
+	}
 	if r.StoredAs != nil {
 		stored, err := r.StoredAs.ToStored(obj)
 		if err != nil {
@@ -39,6 +51,27 @@ func encodeForStore(r *registry.Resource, obj runtime.Object) ([]byte, error) {
 	m.SetResourceVersion(rv)
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	return b, err
+}
+
+// encodeUnstructured is encodeForStore for a custom resource: its fields
+// but kind, apiVersion and metadata.resourceVersion, in key order.
+func encodeUnstructured(u *unstructured.Unstructured) ([]byte, error) {
+	out := make(map[string]interface{}, len(u.Object))
+	for k, v := range u.Object {
+		if k != "apiVersion" && k != "kind" {
+			out[k] = v
+		}
+	}
+	if m, ok := u.Object["metadata"].(map[string]interface{}); ok {
+		meta := make(map[string]interface{}, len(m))
+		for k, v := range m {
+			if k != "resourceVersion" {
+				meta[k] = v
+			}
+		}
+		out["metadata"] = meta
+	}
+	return json.Marshal(out)
 }
 
 var (
@@ -96,6 +129,9 @@ func decodeStored(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
 		newObj = r.StoredAs.New
 	}
 	obj := newObj()
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return decodeUnstructured(r, kv, u)
+	}
 	if err := json.Unmarshal(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
 	}
@@ -112,4 +148,21 @@ func decodeStored(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
 	}
 	m.SetResourceVersion(strconv.FormatInt(kv.ModRevision, 10))
 	return obj, nil
+}
+
+// decodeUnstructured is decodeStored for a custom resource, which is
+// pruned and defaulted by the schema of the version it is read in, as
+// kube-apiserver does on every read: a field the schema dropped since,
+// or a default it added, shows at once.
+func decodeUnstructured(r *registry.Resource, kv storage.KV, u *unstructured.Unstructured) (runtime.Object, error) {
+	if err := utiljson.Unmarshal(kv.Value, &u.Object); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	u.SetGroupVersionKind(r.GroupVersionKind())
+	if r.Schema != nil {
+		r.Schema.Prune(u)
+		r.Schema.Default(u)
+	}
+	u.SetResourceVersion(strconv.FormatInt(kv.ModRevision, 10))
+	return u, nil
 }

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/miniapi/miniapi/pkg/storage"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 // update answers PUT of an object, of a part of it (status, finalize), or
@@ -25,7 +27,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
 		s.updateView(w, r, q, out, dryRun)
 		return
 	}
-	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New)
+	dec, err := readObject(w, r, q.res.GroupVersionKind(), q.res.New, q.res.Schema)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -42,7 +44,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, q request) {
 		}
 		return dec.obj.DeepCopyObject(), nil
 	})
-	s.answerWrite(w, out, http.StatusOK, obj, dec.warnings, err)
+	s.answerWrite(w, q, out, http.StatusOK, obj, dec.warnings, err)
 }
 
 // checkRV answers 409 when the client's resourceVersion is not the
@@ -109,6 +111,11 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 	if err := keepSystemMeta(q, obj, cur); err != nil {
 		return nil, err
 	}
+	if !q.applied && (q.sub == nil || q.sub.View == nil) {
+		// An apply computed its managedFields; a view wrote its own
+		// into the parent (writeView).
+		obj = s.trackUpdate(ctx, q, cur, obj)
+	}
 	if q.res.Deleter().Released(obj) && deletionStarted(obj) {
 		if err := invalid(q.res, q.name, validate(obj, cur)); err != nil {
 			return nil, err
@@ -130,6 +137,11 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 	if err != nil {
 		return nil, err
 	}
+	if q.applied && !bytes.Equal(b, kv.Value) {
+		if b, err = unchangedApply(q, obj, cur, b, kv.Value); err != nil {
+			return nil, err
+		}
+	}
 	if bytes.Equal(b, kv.Value) {
 		stored = true // nothing changed: nothing to give back either
 		return cur, nil
@@ -147,7 +159,15 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 	stored = true
 	m, _ := meta.Accessor(obj)
 	m.SetResourceVersion(formatRV(rev))
+	afterWrite(ctx, q.res)
 	return obj, nil
+}
+
+// afterWrite runs res's AfterWrite, if any.
+func afterWrite(ctx context.Context, res *registry.Resource) {
+	if res.AfterWrite != nil {
+		res.AfterWrite(ctx)
+	}
 }
 
 // deleteStored removes a stored object (unless dryRun) and tells the
@@ -166,6 +186,7 @@ func (s *Server) deleteStored(ctx context.Context, q request, kv storage.KV, cur
 	if hooks := q.res.Hooks; hooks != nil {
 		hooks.AfterDelete(ctx, cur)
 	}
+	afterWrite(ctx, q.res)
 	return nil
 }
 

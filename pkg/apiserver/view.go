@@ -25,7 +25,7 @@ func viewOf(q request, parent runtime.Object) runtime.Object {
 // updateView answers PUT of a view: its resourceVersion, when set, is a
 // precondition on the parent.
 func (s *Server) updateView(w http.ResponseWriter, r *http.Request, q request, out output, dryRun bool) {
-	dec, err := readObject(w, r, q.sub.Kind, q.sub.View.New)
+	dec, err := readObject(w, r, q.sub.Kind, q.sub.View.New, nil)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -39,25 +39,41 @@ func (s *Server) updateView(w http.ResponseWriter, r *http.Request, q request, o
 		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, q.name)))
 		return
 	}
-	s.writeView(w, r, q, out, dryRun, dec.warnings, func(runtime.Object) (runtime.Object, error) {
-		return dec.obj, nil
+	s.writeView(w, r, q, out, dryRun, dec.warnings, func(view runtime.Object) (runtime.Object, error) {
+		return s.trackView(r.Context(), q, view, dec.obj.DeepCopyObject())
 	})
 }
 
-// patchView answers PATCH of a view (kubectl scale sends a merge patch).
+// patchView answers PATCH of a view (kubectl scale sends a merge patch),
+// a server-side apply included.
 func (s *Server) patchView(w http.ResponseWriter, r *http.Request, q request, out output, p *patchRequest, dryRun bool) {
-	s.writeView(w, r, q, out, dryRun, nil, func(cur runtime.Object) (runtime.Object, error) {
+	force := applyForce(r.URL.Query())
+	s.writeView(w, r, q, out, dryRun, nil, func(view runtime.Object) (runtime.Object, error) {
 		p.warnings = nil
-		return p.apply(cur, q.sub.Kind, q.sub.View.New)
+		if p.typ == applyPatchType {
+			return s.applyConfig(r.Context(), q, view, p.body, force)
+		}
+		patched, err := p.apply(view, q.sub.Kind, q.sub.View.New, nil)
+		if err != nil {
+			return nil, err
+		}
+		return s.trackView(r.Context(), q, view, patched)
 	})
 }
 
-// writeView applies the view that want builds out of the current one to
-// the parent, and answers the new view.
+// writeView applies the view that want builds out of the current one (and
+// its managedFields) to the parent, and answers the new view. The view's
+// managedFields entries are the parent's that own what the view shows,
+// translated both ways (scaleFields).
 func (s *Server) writeView(w http.ResponseWriter, r *http.Request, q request, out output, dryRun bool, warnings []string,
-	want func(cur runtime.Object) (runtime.Object, error)) {
+	want func(view runtime.Object) (runtime.Object, error)) {
 	obj, err := s.applyUpdate(r.Context(), q, dryRun, func(cur runtime.Object) (runtime.Object, error) {
-		view, err := want(viewOf(q, cur))
+		fields := scaleFields(q, cur)
+		view := viewOf(q, cur)
+		if entries, err := fields.ToSubresource(); err == nil {
+			setManagedFields(view, entries)
+		}
+		view, err := want(view)
 		if err != nil {
 			return nil, err
 		}
@@ -70,6 +86,9 @@ func (s *Server) writeView(w http.ResponseWriter, r *http.Request, q request, ou
 			}
 		}
 		q.sub.View.Apply(cur, view)
+		if entries, err := fields.ToParent(managedFieldsOf(view)); err == nil {
+			setManagedFields(cur, entries)
+		}
 		return cur, nil
 	})
 	if err != nil {

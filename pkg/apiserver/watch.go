@@ -52,7 +52,7 @@ func readWatchParams(r *http.Request, q request) (watchParams, error) {
 // "", "0" and sendInitialEvents), until the client leaves, timeoutSeconds
 // passes, the store ends the watch, or the server shuts down.
 func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
-	out, err := negotiate(r, q.res.Table)
+	out, err := negotiate(r, q.res)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -149,12 +149,9 @@ func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher
 
 // beginWatch registers an open watch unless the server is shutting down.
 func (s *Server) beginWatch() bool {
-	s.watchMu.Lock()
-	defer s.watchMu.Unlock()
-	if s.ctx.Err() != nil {
+	if !s.beginLongRunning() {
 		return false
 	}
-	s.watches.Add(1)
 	s.metrics.watches.Inc()
 	return true
 }
@@ -162,4 +159,17 @@ func (s *Server) beginWatch() bool {
 func (s *Server) endWatch() {
 	s.metrics.watches.Dec()
 	s.watches.Done()
+}
+
+// beginLongRunning registers work that EndWatches ends and waits for (a
+// watch, the CRD follower) unless the server is shutting down; the work
+// calls s.watches.Done when it ends.
+func (s *Server) beginLongRunning() bool {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.ctx.Err() != nil {
+		return false
+	}
+	s.watches.Add(1)
+	return true
 }

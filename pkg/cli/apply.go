@@ -28,6 +28,7 @@ const warningNoLastApplied = "Warning: resource %s is missing the " + lastApplie
 
 func newApplyCmd(f *Factory, streams IOStreams) *cobra.Command {
 	var ff fileFlags
+	var ssa applyServerSideFlags
 	cmd := &cobra.Command{
 		Use:   "apply (-f FILENAME | -k DIRECTORY)",
 		Short: "Apply a configuration to a resource by file name or stdin",
@@ -39,19 +40,24 @@ func newApplyCmd(f *Factory, streams IOStreams) *cobra.Command {
 			if len(ff.Filenames) == 0 {
 				return fmt.Errorf("must specify one of -f and -k")
 			}
+			if ssa.Force && !ssa.ServerSide {
+				return fmt.Errorf("--force-conflicts only works with --server-side")
+			}
 			env, err := newWriteEnv(f, streams)
 			if err != nil {
 				return err
 			}
-			return env.apply(cmd.Context(), ff)
+			ssa.resolveManager(cmd)
+			return env.apply(cmd.Context(), ff, ssa)
 		},
 	}
 	ff.add(cmd, "that contains the configuration to apply")
 	ff.addValidate(cmd)
+	ssa.add(cmd)
 	return cmd
 }
 
-func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
+func (e *writeEnv) apply(ctx context.Context, ff fileFlags, ssa applyServerSideFlags) error {
 	validation, err := ff.fieldValidation()
 	if err != nil {
 		return err
@@ -67,8 +73,14 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 	if err != nil {
 		return err
 	}
+	server := &serverSideApply{dyn: dyn, manager: ssa.Manager, force: ssa.Force, validation: validation, errOut: e.streams.ErrOut}
 	for _, info := range infos {
-		outcome, err := applyOne(ctx, dyn, info, validation, e.streams.ErrOut)
+		outcome, err := "serverside-applied", error(nil)
+		if ssa.ServerSide {
+			err = server.applyOne(ctx, info)
+		} else {
+			outcome, err = applyOne(ctx, dyn, info, validation, ssa.Manager, e.streams.ErrOut)
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -81,7 +93,7 @@ func (e *writeEnv) apply(ctx context.Context, ff fileFlags) error {
 // applyOne creates the object (with its last-applied annotation) when it
 // does not exist, or patches it by three-way merge; it returns kubectl's
 // word for what happened: created, configured or unchanged.
-func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, validation string, errOut io.Writer) (string, error) {
+func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, validation, manager string, errOut io.Writer) (string, error) {
 	modified, err := modifiedConfiguration(info.Obj, true)
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving modified configuration from:\n%s\nfor:", info), info.Source, err)
@@ -93,7 +105,7 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, vali
 	}
 	current, err := client.Get(ctx, info.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return applyCreate(ctx, client, info, validation)
+		return applyCreate(ctx, client, info, validation, manager)
 	}
 	if err != nil {
 		return "", addSourceToErr(fmt.Sprintf("retrieving current configuration of:\n%s\nfrom server for:", info), info.Source, err)
@@ -102,7 +114,7 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, vali
 		fmt.Fprintf(errOut, warningNoLastApplied, info.Mapping.Resource.Resource+"/"+info.Name)
 	}
 	for attempt := 0; ; attempt++ {
-		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current, validation)
+		patch, changed, err := applyPatchOnce(ctx, client, info, modified, current, validation, manager)
 		if err == nil {
 			if !changed {
 				return "unchanged", nil
@@ -118,12 +130,12 @@ func applyOne(ctx context.Context, dyn dynamic.Interface, info *objectInfo, vali
 	}
 }
 
-func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, validation string) (string, error) {
+func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, validation, manager string) (string, error) {
 	if err := setLastApplied(info.Obj); err != nil {
 		return "", addSourceToErr("creating", info.Source, err)
 	}
 	pruneNulls(info.Obj.Object)
-	opts := metav1.CreateOptions{FieldManager: fieldManagerApply, FieldValidation: validation}
+	opts := metav1.CreateOptions{FieldManager: manager, FieldValidation: validation}
 	if _, err := client.Create(ctx, info.Obj, opts); err != nil {
 		return "", addSourceToErr("creating", info.Source, err)
 	}
@@ -132,7 +144,7 @@ func applyCreate(ctx context.Context, client dynamic.ResourceInterface, info *ob
 
 // applyPatchOnce computes and sends the patch against current; an empty
 // patch ("{}") sends nothing and reports no change.
-func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, modified []byte, current *unstructured.Unstructured, validation string) ([]byte, bool, error) {
+func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info *objectInfo, modified []byte, current *unstructured.Unstructured, validation, manager string) ([]byte, bool, error) {
 	currentJSON, err := runtime.Encode(unstructured.UnstructuredJSONScheme, current)
 	if err != nil {
 		return nil, false, err
@@ -145,7 +157,7 @@ func applyPatchOnce(ctx context.Context, client dynamic.ResourceInterface, info 
 	if string(patch) == "{}" {
 		return patch, false, nil
 	}
-	opts := metav1.PatchOptions{FieldManager: fieldManagerApply, FieldValidation: validation}
+	opts := metav1.PatchOptions{FieldManager: manager, FieldValidation: validation}
 	if _, err = client.Patch(ctx, info.Name, patchType, patch, opts); err != nil {
 		return patch, true, addSourceToErr("patching", info.Source, err)
 	}

@@ -115,7 +115,9 @@ func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
 	}
 	ff.add(cmd, "to use to create the resource")
 	ff.addValidate(cmd)
-	cmd.AddCommand(newCreateDeploymentCmd(f, streams), newCreateNamespaceCmd(f, streams))
+	cmd.AddCommand(newCreateDeploymentCmd(f, streams), newCreateNamespaceCmd(f, streams),
+		newCreateConfigMapCmd(f, streams), newCreateSecretCmd(f, streams), newCreateServiceAccountCmd(f, streams))
+	cmd.AddCommand(newCreateJobCmd(f, streams), newCreateCronJobCmd(f, streams))
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 )
 
 // deleteOptions are kubectl delete's flags.
@@ -107,6 +109,10 @@ func (e *writeEnv) delete(ctx context.Context, o *deleteOptions, args []string) 
 	if err != nil {
 		return err
 	}
+	raw, err := e.f.RawClient()
+	if err != nil {
+		return err
+	}
 	warnClusterScope := e.target.Enforce && !o.allNamespaces
 	var deleted []*objectInfo
 	found := 0
@@ -119,7 +125,7 @@ func (e *writeEnv) delete(ctx context.Context, o *deleteOptions, args []string) 
 		// Like kubectl, an object counts as found once it is asked for, so
 		// an ignored NotFound does not print "No resources found".
 		found++
-		uid, err := deleteObject(ctx, dyn, info, opts)
+		uid, err := deleteObject(ctx, raw, info, opts)
 		if err != nil {
 			if o.ignoreNotFound && apierrors.IsNotFound(err) {
 				continue
@@ -156,10 +162,34 @@ func deletedMessage(info *objectInfo, grace *int64) string {
 	return fmt.Sprintf("%s %q %s", kindString(info.Mapping.GroupVersionKind.GroupKind()), info.Name, op)
 }
 
-// deleteObject sends the DELETE. The dynamic client does not return the
-// response's uid, so the wait learns it from its first GET instead.
-func deleteObject(ctx context.Context, dyn dynamic.Interface, info *objectInfo, opts metav1.DeleteOptions) (types.UID, error) {
-	return "", info.client(dyn).Delete(ctx, info.Name, opts)
+// deleteObject sends the DELETE and returns the uid of the object it
+// deleted, read from the response as kubectl does, so that the wait is not
+// misled by a namesake created at once (the ServiceAccount controller
+// recreates "default" within milliseconds). A Status answer carries the
+// uid in its details; without one, the wait learns it from its first GET.
+func deleteObject(ctx context.Context, raw rest.Interface, info *objectInfo, opts metav1.DeleteOptions) (types.UID, error) {
+	opts.TypeMeta = metav1.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
+	body, err := json.Marshal(opts)
+	if err != nil {
+		return "", err
+	}
+	req := raw.Delete().AbsPath(ResourcePath(info.Mapping, info.Namespace, info.Name)).
+		SetHeader("Content-Type", "application/json").Body(body)
+	resp, err := doRaw(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	obj, err := decodeObject(resp)
+	if err != nil {
+		return "", nil
+	}
+	from := "metadata"
+	if obj["kind"] == "Status" {
+		from = "details"
+	}
+	md, _ := obj[from].(map[string]any)
+	uid, _ := md["uid"].(string)
+	return types.UID(uid), nil
 }
 
 // deleteTargets collects what to delete from -f, from TYPE NAME arguments or
@@ -172,9 +202,7 @@ func (e *writeEnv) deleteTargets(ctx context.Context, o *deleteOptions, args []s
 		return e.readInfos(o.files)
 	}
 	if len(args) == 0 {
-		//lint:ignore ST1005 kubectl's exact wording
-		return nil, nil, fmt.Errorf("You must provide one or more resources by argument or filename.\n" +
-			"Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
+		return nil, nil, errNoResources
 	}
 	refs, err := e.f.ResolveArgs(args)
 	if err != nil {

@@ -207,6 +207,10 @@ var describers = map[string]describer{
 	"/Pod":            describePodByName,
 	"/Namespace":      describeNamespaceByName,
 	"/Node":           describeNodeByName,
+	"/ConfigMap":      describeConfigMapByName,
+	"/Secret":         describeSecretByName,
+	"/ServiceAccount": describeServiceAccountByName,
+	"/Service":        describeServiceByName,
 }
 
 func newDescribeCmd(f *Factory, streams IOStreams) *cobra.Command {
@@ -259,13 +263,16 @@ func (e *writeEnv) describe(ctx context.Context, t targetFlags, args []string, s
 	if cerr != nil {
 		return cerr
 	}
+	dyn, derr := e.f.Dynamic()
+	if derr != nil {
+		return derr
+	}
 	first := true
 	for _, info := range infos {
 		gk := info.Mapping.GroupVersionKind.GroupKind()
 		d, ok := describers[gk.Group+"/"+gk.Kind]
 		if !ok {
-			errs = append(errs, fmt.Errorf("no description has been implemented for %s", info.Mapping.GroupVersionKind.String()))
-			continue
+			d = genericDescriber(dyn, info.Mapping)
 		}
 		s, err := d(ctx, cs, info.Namespace, info.Name, showEvents)
 		if err != nil {

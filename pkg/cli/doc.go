@@ -37,9 +37,14 @@
 //   - get --watch survives a server restart: it resumes from the last
 //     resourceVersion seen, or lists again after 410 Expired (kubectl exits).
 //   - No go-template or kyaml output; no Kustomize line in version;
-//     cluster-info lists no Services (miniapi serves none).
+//     cluster-info lists no Services.
 //   - client-go's klog lines are silenced: an unreachable server gives only
 //     kubectl's final one-line message. -v=6 logs requests with slog.
 //   - The PUT of a precondition scale sends Content-Type application/json
 //     (kubectl sends none).
+//   - create, expose and auth whoami accept -o json|yaml|name|jsonpath only;
+//     the "unable to match a printer" message lists those. create has no
+//     --save-config or --append-hash.
+//   - A group command (create secret, auth) without a subcommand prints
+//     cobra's help, not kubectl's, to stderr and exits 1 as kubectl does.
 package cli

@@ -81,6 +81,8 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // in its header, as kubectl does; saving it unchanged then gives up and
 // keeps the file.
 func (e *writeEnv) editOne(ctx context.Context, info *objectInfo) error {
+	// kubectl edits without managedFields unless --show-managed-fields.
+	dropManagedFields(info.Obj.Object)
 	original, err := json.Marshal(info.Obj.Object)
 	if err != nil {
 		return err

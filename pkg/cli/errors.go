@@ -221,3 +221,17 @@ func standardErrorMessage(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// groupRun is the RunE of a command that only groups subcommands, as
+// kubectl runs them: extra words are an unknown command; alone, it prints
+// its help to stderr and exits 1.
+func groupRun(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return UsageErrorf(cmd, "unknown command %q", strings.Join(args, " "))
+	}
+	cmd.SetOut(cmd.ErrOrStderr())
+	if err := cmd.Help(); err != nil {
+		return err
+	}
+	return ErrExit
+}

@@ -27,6 +27,7 @@ type getOptions struct {
 	OutputWatchEvents bool
 	ShowKind          bool
 	IgnoreNotFound    bool
+	ShowManagedFields bool
 
 	namespace string
 	human     bool          // default or wide: server-side Tables
@@ -70,6 +71,7 @@ func newGetCmd(f *Factory, streams IOStreams) *cobra.Command {
 	fl.BoolVar(&o.WatchOnly, "watch-only", false, "Watch for changes to the requested object(s), without listing/getting first.")
 	fl.BoolVar(&o.OutputWatchEvents, "output-watch-events", false, "Output watch event objects when --watch or --watch-only is used.")
 	fl.BoolVar(&o.ShowKind, "show-kind", false, "If present, list the resource type for the requested object(s).")
+	fl.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "If true, keep the managedFields when printing objects in JSON or YAML format.")
 	fl.BoolVar(&o.IgnoreNotFound, "ignore-not-found", false, "If set to true, suppresses NotFound error for specific objects that do not exist.")
 	return cmd
 }
@@ -139,6 +141,8 @@ type fetched struct {
 	tables  []*metav1.Table
 	objects []map[string]any
 	rv      string
+
+	keepManaged bool // --show-managed-fields
 }
 
 // fetch lists a collection (following continue tokens) or gets one object.
@@ -147,7 +151,7 @@ func (o *getOptions) fetch(ctx context.Context, f *Factory, ref ResourceRef) (*f
 	if err != nil {
 		return nil, err
 	}
-	out := &fetched{ref: ref}
+	out := &fetched{ref: ref, keepManaged: o.ShowManagedFields}
 	path := ResourcePath(ref.Mapping, o.requestNamespace(), ref.Name)
 	if ref.Name != "" {
 		body, err := getRaw(ctx, c, path, o.accept(), listQuery{})
@@ -183,7 +187,7 @@ func (r *fetched) add(body []byte, human bool) error {
 		r.tables = append(r.tables, t)
 		return nil
 	}
-	obj, err := decodeObject(body)
+	obj, err := decodeObjectFields(body, r.keepManaged)
 	if err != nil {
 		return err
 	}
@@ -202,7 +206,7 @@ func (r *fetched) addPage(body []byte, human bool) (string, error) {
 		r.rv = t.ResourceVersion
 		return t.Continue, nil
 	}
-	list, err := decodeObject(body)
+	list, err := decodeObjectFields(body, r.keepManaged)
 	if err != nil {
 		return "", err
 	}

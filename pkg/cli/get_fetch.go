@@ -119,6 +119,12 @@ func decodeTable(body []byte) (*metav1.Table, error) {
 // apiVersion and kind the list implies, as client-go does, and
 // managedFields are dropped as kubectl does by default.
 func decodeObject(body []byte) (map[string]any, error) {
+	return decodeObjectFields(body, false)
+}
+
+// decodeObjectFields is decodeObject that keeps managedFields when asked
+// (get --show-managed-fields).
+func decodeObjectFields(body []byte, keepManaged bool) (map[string]any, error) {
 	var obj map[string]any
 	if err := utiljson.Unmarshal(body, &obj); err != nil {
 		return nil, err
@@ -134,11 +140,15 @@ func decodeObject(body []byte) (map[string]any, error) {
 			if _, ok := it["kind"]; !ok && kind != "" {
 				it["kind"] = kind
 			}
-			dropManagedFields(it)
+			if !keepManaged {
+				dropManagedFields(it)
+			}
 		}
 		return obj, nil
 	}
-	dropManagedFields(obj)
+	if !keepManaged {
+		dropManagedFields(obj)
+	}
 	return obj, nil
 }
 

@@ -232,7 +232,7 @@ func (w *watcher) handle(eventType string, raw []byte) error {
 		}
 		return w.tw.Flush()
 	}
-	obj, err := decodeObject(raw)
+	obj, err := decodeObjectFields(raw, w.o.ShowManagedFields)
 	if err != nil {
 		return err
 	}

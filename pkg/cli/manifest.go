@@ -187,9 +187,29 @@ func decodeManifestObject(raw []byte, source string) ([]*unstructured.Unstructur
 	return nil, fmt.Errorf("unable to decode %q: unexpected object %T", source, obj)
 }
 
+// undecodableManifest is a document the decoder refused. Its text is that of
+// kubectl's client-side validation when apiVersion or kind is missing;
+// commands without validation (diff) print the decoder's own words instead.
+type undecodableManifest struct {
+	validated error
+	source    string
+	err       error
+}
+
+func (u *undecodableManifest) Error() string { return u.validated.Error() }
+
+// unvalidated is the message of kubectl's builder without a schema.
+func (u *undecodableManifest) unvalidated() error {
+	return fmt.Errorf("unable to decode %q: %v", u.source, u.err)
+}
+
 // manifestKindError words a document without apiVersion or kind as kubectl's
 // client-side validation does.
 func manifestKindError(raw []byte, source string, err error) error {
+	return &undecodableManifest{validated: validatedKindError(raw, source, err), source: source, err: err}
+}
+
+func validatedKindError(raw []byte, source string, err error) error {
 	var missing []string
 	if !bytes.Contains(raw, []byte(`"apiVersion"`)) {
 		missing = append(missing, "apiVersion not set")

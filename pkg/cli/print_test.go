@@ -196,7 +196,7 @@ func TestYAMLPrinterSeparatesDocuments(t *testing.T) {
 	}
 }
 
-func TestSortObjectsNaturalAndNumeric(t *testing.T) {
+func TestSortObjectsBytewiseQuantityAndNumeric(t *testing.T) {
 	mk := func(name string, n int64) map[string]any {
 		return map[string]any{"metadata": map[string]any{"name": name}, "spec": map[string]any{"replicas": n}}
 	}
@@ -204,8 +204,11 @@ func TestSortObjectsNaturalAndNumeric(t *testing.T) {
 	if err := sortObjects(objs, ".metadata.name"); err != nil {
 		t.Fatal(err)
 	}
-	if got := []string{metaString(objs[0], "name"), metaString(objs[1], "name"), metaString(objs[2], "name")}; strings.Join(got, ",") != "pod-1,pod-2,pod-10" {
-		t.Errorf("by name: %v", got)
+	if got := []string{metaString(objs[0], "name"), metaString(objs[1], "name"), metaString(objs[2], "name")}; strings.Join(got, ",") != "pod-1,pod-10,pod-2" {
+		t.Errorf("by name (byte-wise, as kubectl 1.37): %v", got)
+	}
+	if !lessValue("500m", "2") || lessValue("2Gi", "900Mi") || !lessValue("web-957gz", "web-99kp9") {
+		t.Error("quantities compare by value, other strings byte-wise")
 	}
 	if err := sortObjects(objs, "{.spec.replicas}"); err != nil {
 		t.Fatal(err)

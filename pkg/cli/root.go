@@ -65,6 +65,11 @@ func NewRootCmd(streams IOStreams) *cobra.Command {
 		newEditCmd(f, streams),
 		newDescribeCmd(f, streams),
 		newRolloutCmd(f, streams),
+		newAuthCmd(f, streams),
+		newExposeCmd(f, streams),
+		newRunCmd(f, streams), newAutoscaleCmd(f, streams),
+		newSetCmd(f, streams), newWaitCmd(f, streams), newEventsCmd(f, streams),
+		newDiffCmd(f, streams),
 	)
 
 	return cmd

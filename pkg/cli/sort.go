@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 	"sort"
-	"strings"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/client-go/util/jsonpath"
@@ -63,8 +63,9 @@ func sortObjects(objs []map[string]any, expr string) error {
 	return nil
 }
 
-// lessValue compares sort keys: numbers numerically, strings in natural
-// order ("pod-2" before "pod-10"), missing values first.
+// lessValue compares sort keys as kubectl 1.37 does: numbers numerically,
+// strings byte-wise ("pod-10" before "pod-2") unless both are quantities
+// ("500m" before "2"), missing values first.
 func lessValue(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b != nil
@@ -74,7 +75,13 @@ func lessValue(a, b any) bool {
 	if aNum && bNum {
 		return fa < fb
 	}
-	return naturalLess(fmt.Sprint(a), fmt.Sprint(b))
+	sa, sb := fmt.Sprint(a), fmt.Sprint(b)
+	qa, errA := resource.ParseQuantity(sa)
+	qb, errB := resource.ParseQuantity(sb)
+	if errA == nil && errB == nil {
+		return qa.Cmp(qb) < 0
+	}
+	return sa < sb
 }
 
 func toFloat(v any) (float64, bool) {
@@ -87,41 +94,6 @@ func toFloat(v any) (float64, bool) {
 		return n, true
 	}
 	return 0, false
-}
-
-// naturalLess compares strings with digit runs compared as numbers.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := isDigit(a[0]), isDigit(b[0])
-		switch {
-		case da && db:
-			na, ra := splitDigits(a)
-			nb, rb := splitDigits(b)
-			ta, tb := strings.TrimLeft(na, "0"), strings.TrimLeft(nb, "0")
-			if len(ta) != len(tb) {
-				return len(ta) < len(tb)
-			}
-			if ta != tb {
-				return ta < tb
-			}
-			a, b = ra, rb
-		case a[0] != b[0]:
-			return a[0] < b[0]
-		default:
-			a, b = a[1:], b[1:]
-		}
-	}
-	return len(a) < len(b)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func splitDigits(s string) (string, string) {
-	i := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return s[:i], s[i:]
 }
 
 // decodeRowObject decodes the object embedded in a Table row.

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,13 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/client-go/dynamic"
 )
+
+// errNoResources is kubectl's answer to a command given neither resource
+// arguments nor -f.
+//
+//lint:ignore ST1005 kubectl's exact wording
+var errNoResources = errors.New("You must provide one or more resources by argument or filename.\n" +
+	"Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
 
 // targetFlags select objects the way label, annotate and rollout do:
 // TYPE NAME..., TYPE/NAME..., TYPE -l SELECTOR, TYPE --all, or -f.
@@ -124,3 +132,7 @@ func (e *writeEnv) eachLiveTarget(ctx context.Context, t targetFlags, args []str
 	}
 	return len(infos), utilerrors.NewAggregate(errs)
 }
+
+// errLocalResource is kubectl's error for TYPE NAME arguments with --local.
+var errLocalResource = kubectlError("error: you must specify resources by --filename when --local is set.\n" +
+	"Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'")

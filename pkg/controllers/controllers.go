@@ -35,18 +35,27 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 
+	"github.com/miniapi/miniapi/pkg/controllers/cronjob"
+	"github.com/miniapi/miniapi/pkg/controllers/daemonset"
 	"github.com/miniapi/miniapi/pkg/controllers/deployment"
+	"github.com/miniapi/miniapi/pkg/controllers/disruption"
+	"github.com/miniapi/miniapi/pkg/controllers/endpoints"
+	"github.com/miniapi/miniapi/pkg/controllers/endpointslice"
 	"github.com/miniapi/miniapi/pkg/controllers/garbagecollector"
+	"github.com/miniapi/miniapi/pkg/controllers/job"
 	"github.com/miniapi/miniapi/pkg/controllers/kubelet"
 	"github.com/miniapi/miniapi/pkg/controllers/namespace"
 	"github.com/miniapi/miniapi/pkg/controllers/node"
 	"github.com/miniapi/miniapi/pkg/controllers/replicaset"
 	"github.com/miniapi/miniapi/pkg/controllers/scheduler"
 	"github.com/miniapi/miniapi/pkg/controllers/serviceaccount"
+	"github.com/miniapi/miniapi/pkg/controllers/statefulset"
+	"github.com/miniapi/miniapi/pkg/controllers/volumeprotection"
 )
 
 // Options configure the controllers.
@@ -56,8 +65,18 @@ type Options struct {
 	// PodReadyDelay is how long a simulated pod takes from Pending to
 	// Running/Ready, and from terminating to gone.
 	PodReadyDelay time.Duration
+	// PodRunDuration is how long a run-to-completion pod (restartPolicy
+	// Never or OnFailure) runs once Running; 0 is the kubelet's default.
+	PodRunDuration time.Duration
 	// Logger receives the controllers' logs; default slog.Default().
 	Logger *slog.Logger
+	// Clock is the controllers' time; default the real clock. Tests pass
+	// a fake one to step schedules, delays and deadlines.
+	Clock clock.WithTicker
+	// DiscoveryResyncPeriod is how often the garbage collector asks
+	// discovery for resources served since (custom resources); 0: 30 s,
+	// as kube-controller-manager.
+	DiscoveryResyncPeriod time.Duration
 }
 
 // Controller is one running control loop.
@@ -70,7 +89,9 @@ type Controller interface {
 // clientset, one informer factory (so each kind is listed and watched once,
 // however many controllers read it) and one event broadcaster serve all.
 type Deps struct {
-	Client    kubernetes.Interface
+	Client kubernetes.Interface
+	// Metadata reads and deletes objects of any kind, custom ones too.
+	Metadata  metadata.Interface
 	Informers informers.SharedInformerFactory
 	Logger    *slog.Logger
 	Clock     clock.WithTicker
@@ -104,6 +125,35 @@ func controllerList(d Deps, opts Options) []entry {
 				Logger: d.Logger, Clock: d.Clock,
 			})
 		}},
+		{"statefulset", func() (Controller, error) {
+			return statefulset.New(statefulset.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("statefulset-controller"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"daemonset", func() (Controller, error) {
+			return daemonset.New(daemonset.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder(daemonset.Name), Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"job", func() (Controller, error) {
+			return job.New(job.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("job-controller"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"cronjob", func() (Controller, error) {
+			return cronjob.New(cronjob.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("cronjob-controller"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"disruption", func() (Controller, error) {
+			return disruption.New(disruption.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder("controllermanager"),
+				Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
 		{"node", func() (Controller, error) {
 			return node.New(node.Config{Count: opts.Nodes, Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
 		}},
@@ -114,18 +164,35 @@ func controllerList(d Deps, opts Options) []entry {
 		}},
 		{"kubelet", func() (Controller, error) {
 			return kubelet.New(kubelet.Config{
-				Client: d.Client, Informers: d.Informers, PodReadyDelay: opts.PodReadyDelay, Logger: d.Logger, Clock: d.Clock,
+				Client: d.Client, Informers: d.Informers, PodReadyDelay: opts.PodReadyDelay, PodRunDuration: opts.PodRunDuration,
+				Logger: d.Logger, Clock: d.Clock,
 				NewRecorder: func(src corev1.EventSource) record.EventRecorder { return d.events.NewRecorder(scheme.Scheme, src) },
 			})
 		}},
 		{"garbagecollector", func() (Controller, error) {
-			return garbagecollector.New(garbagecollector.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+			return garbagecollector.New(garbagecollector.Config{
+				Client: d.Client, Informers: d.Informers, Metadata: d.Metadata, Logger: d.Logger, Clock: d.Clock,
+				DiscoveryResyncPeriod: opts.DiscoveryResyncPeriod,
+			})
 		}},
 		{"namespace", func() (Controller, error) {
-			return namespace.New(namespace.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+			return namespace.New(namespace.Config{Client: d.Client, Metadata: d.Metadata, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+		}},
+		{"volumeprotection", func() (Controller, error) {
+			return volumeprotection.New(volumeprotection.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
 		}},
 		{"serviceaccount", func() (Controller, error) {
 			return serviceaccount.New(serviceaccount.Config{Client: d.Client, Informers: d.Informers, Logger: d.Logger, Clock: d.Clock})
+		}},
+		{"endpoints", func() (Controller, error) {
+			return endpoints.New(endpoints.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder(endpoints.Name), Logger: d.Logger, Clock: d.Clock,
+			})
+		}},
+		{"endpointslice", func() (Controller, error) {
+			return endpointslice.New(endpointslice.Config{
+				Client: d.Client, Informers: d.Informers, Recorder: d.Recorder(endpointslice.EventSource), Logger: d.Logger, Clock: d.Clock,
+			})
 		}},
 	}
 }
@@ -166,7 +233,9 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 
 func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	cfg = rest.CopyConfig(cfg)
-	cfg.UserAgent = "miniapi-controller-manager"
+	// kube-apiserver names a client's managedFields entries after its
+	// User-Agent's product: kube-controller-manager's, as on a cluster.
+	cfg.UserAgent = "kube-controller-manager/v1.37.0 (miniapi)"
 	if cfg.QPS == 0 {
 		cfg.QPS, cfg.Burst = 1000, 2000
 	}
@@ -177,17 +246,26 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	if err != nil {
 		return Deps{}, fmt.Errorf("controllers: building the client: %w", err)
 	}
+	meta, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return Deps{}, fmt.Errorf("controllers: building the metadata client: %w", err)
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.Default()
+	}
+	clk := opts.Clock
+	if clk == nil {
+		clk = clock.RealClock{}
 	}
 	events := record.NewBroadcaster()
 	events.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
 	return Deps{
 		Client:    client,
+		Metadata:  meta,
 		Informers: informers.NewSharedInformerFactory(client, resyncPeriod),
 		Logger:    logger,
-		Clock:     clock.RealClock{},
+		Clock:     clk,
 		events:    events,
 	}, nil
 }

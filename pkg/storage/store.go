@@ -29,6 +29,12 @@ var (
 	// ErrFutureRevision: a List asked for a revision the store has not
 	// reached yet (etcd's ErrFutureRev).
 	ErrFutureRevision = errors.New("storage: revision is in the future")
+	// ErrUnavailable: the backend cannot serve now (etcd has no leader
+	// or refuses connections); the API answers 503 and the client retries.
+	ErrUnavailable = errors.New("storage: backend unavailable")
+	// ErrTimeout: the backend did not answer within its request timeout
+	// (etcd unreachable); the API answers 504.
+	ErrTimeout = errors.New("storage: backend did not answer in time")
 )
 
 // ExpiredError is how backends report ErrExpired: errors.Is(err,

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/version"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
@@ -51,7 +52,27 @@ func collect(resources []*registry.Resource) groupVersions {
 	for k := range gv.members {
 		sort.Slice(gv.members[k], func(i, j int) bool { return gv.members[k][i].Resource < gv.members[k][j].Resource })
 	}
+	for g, versions := range gv.versions {
+		if customGroup(resources, g) {
+			sort.SliceStable(versions, func(i, j int) bool {
+				return version.CompareKubeAwareVersionStrings(versions[i], versions[j]) > 0
+			})
+		}
+	}
 	return gv
+}
+
+// customGroup reports whether only custom resources serve group: its
+// versions are then listed highest priority first (v2, v1, v1beta1), the
+// first being the preferred one, as kube-apiserver lists CRD groups,
+// whichever CRD added a version first.
+func customGroup(resources []*registry.Resource, group string) bool {
+	for _, r := range resources {
+		if r.Group == group && r.Schema == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func build(resources []*registry.Resource) (*documents, error) {

@@ -37,7 +37,7 @@ func get(t *testing.T, h http.Handler, path, accept string, header ...string) *h
 }
 
 // builtinGroups are the named groups, in kube-apiserver's order.
-const builtinGroups = "apps,events.k8s.io,authentication.k8s.io,authorization.k8s.io,coordination.k8s.io"
+const builtinGroups = "apps,events.k8s.io,authentication.k8s.io,authorization.k8s.io,autoscaling,batch,networking.k8s.io,policy,rbac.authorization.k8s.io,storage.k8s.io,scheduling.k8s.io,coordination.k8s.io,discovery.k8s.io"
 
 func TestAggregatedApps(t *testing.T) {
 	h := mustHandler(t)
@@ -98,7 +98,7 @@ func TestAggregatedCoreAndCaching(t *testing.T) {
 	for _, r := range list.Items[0].Versions[0].Resources {
 		names = append(names, r.Resource+":"+string(r.Scope))
 	}
-	if got := strings.Join(names, " "); got != "configmaps:Namespaced events:Namespaced namespaces:Cluster nodes:Cluster pods:Namespaced secrets:Namespaced serviceaccounts:Namespaced services:Namespaced" {
+	if got := strings.Join(names, " "); got != "configmaps:Namespaced endpoints:Namespaced events:Namespaced limitranges:Namespaced namespaces:Cluster nodes:Cluster persistentvolumeclaims:Namespaced persistentvolumes:Cluster pods:Namespaced podtemplates:Namespaced replicationcontrollers:Namespaced resourcequotas:Namespaced secrets:Namespaced serviceaccounts:Namespaced services:Namespaced" {
 		t.Errorf("core resources = %s", got)
 	}
 	tag := rec.Header().Get("ETag")
@@ -142,7 +142,7 @@ func TestLegacyDocuments(t *testing.T) {
 			t.Errorf("replicasets = %+v", r)
 		}
 	}
-	if got := strings.Join(names, " "); got != "deployments deployments/scale deployments/status replicasets replicasets/scale replicasets/status" {
+	if got := strings.Join(names, " "); got != "controllerrevisions daemonsets daemonsets/status deployments deployments/scale deployments/status replicasets replicasets/scale replicasets/status statefulsets statefulsets/scale statefulsets/status" {
 		t.Errorf("apps/v1 resources = %s", got)
 	}
 	core := get(t, h, "/api/v1", "application/json").Body.String()
@@ -153,7 +153,7 @@ func TestLegacyDocuments(t *testing.T) {
 
 func TestNotFoundAndNotAcceptable(t *testing.T) {
 	h := mustHandler(t)
-	for _, path := range []string{"/apis/batch", "/apis/apps/v2", "/api/v2"} {
+	for _, path := range []string{"/apis/nosuch.example.com", "/apis/apps/v2", "/api/v2"} {
 		rec := get(t, h, path, "application/json")
 		var s metav1.Status
 		_ = json.Unmarshal(rec.Body.Bytes(), &s)
@@ -255,7 +255,9 @@ func TestClientGoProtobufConfig(t *testing.T) {
 	for _, g := range groups.Groups {
 		names = append(names, g.Name+"="+g.PreferredVersion.GroupVersion)
 	}
-	if got := strings.Join(names, ","); got != "=v1,apps=apps/v1,events.k8s.io=events.k8s.io/v1,authentication.k8s.io=authentication.k8s.io/v1,authorization.k8s.io=authorization.k8s.io/v1,coordination.k8s.io=coordination.k8s.io/v1" {
+	if got := strings.Join(names, ","); got != "=v1,apps=apps/v1,events.k8s.io=events.k8s.io/v1,authentication.k8s.io=authentication.k8s.io/v1,authorization.k8s.io=authorization.k8s.io/v1,"+
+		"autoscaling=autoscaling/v2,batch=batch/v1,networking.k8s.io=networking.k8s.io/v1,policy=policy/v1,rbac.authorization.k8s.io=rbac.authorization.k8s.io/v1,storage.k8s.io=storage.k8s.io/v1,"+
+		"scheduling.k8s.io=scheduling.k8s.io/v1,coordination.k8s.io=coordination.k8s.io/v1,discovery.k8s.io=discovery.k8s.io/v1" {
 		t.Errorf("groups = %s", got)
 	}
 }

@@ -59,12 +59,17 @@ func resourceList(groupVersion string, members []*registry.Resource) metav1.APIR
 	return list
 }
 
+// sortedSubresources lists r's subresources in name order, but for a
+// custom resource's, which kube-apiserver lists status before scale.
 func sortedSubresources(r *registry.Resource) []string {
 	names := make([]string, 0, len(r.Subresources))
 	for name := range r.Subresources {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	if r.Schema != nil {
+		sort.SliceStable(names, func(i, j int) bool { return names[i] == "status" && names[j] != "status" })
+	}
 	return names
 }
 

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -93,13 +94,27 @@ func (d *documents) serveLegacyVersions(w http.ResponseWriter, r *http.Request) 
 	writeJSON(w, r, "application/json", body)
 }
 
+// writeJSON writes a document; a legacy one indented for curl (and for
+// ?pretty=true), as kube-apiserver indents every JSON answer for it.
 func writeJSON(w http.ResponseWriter, r *http.Request, contentType string, body []byte) {
+	if contentType == "application/json" && wantsPretty(r) {
+		var buf bytes.Buffer
+		if json.Indent(&buf, body, "", "  ") == nil {
+			body = append(buf.Bytes(), '\n')
+		}
+	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// wantsPretty: kube-apiserver indents JSON for curl's User-Agent and for
+// ?pretty=true.
+func wantsPretty(r *http.Request) bool {
+	return strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
 }
 
 func status(code int32, reason metav1.StatusReason, message string) *metav1.Status {

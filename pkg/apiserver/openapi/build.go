@@ -29,23 +29,16 @@ func gvPath(group, version string) string {
 	return "apis/" + group + "/" + version
 }
 
-func buildModel(resources []*registry.Resource, v3 bool) model {
+func buildModel(resources []*registry.Resource, v3 bool) (model, error) {
 	d := newDefinitions(v3)
 	m := model{paths: map[string][]pathItem{}}
 	d.addKind(reflect.TypeFor[metav1.Status](), schema.GroupVersionKind{Version: "v1", Kind: "Status"})
 	d.named(reflect.TypeFor[metav1.Patch]())
+	d.named(reflect.TypeFor[metav1.DeleteOptions]())
 	for _, r := range resources {
-		kind := d.addKind(reflect.TypeOf(r.New()), r.GroupVersionKind())
-		list := ""
-		if r.NewList != nil {
-			list = d.addKind(reflect.TypeOf(r.NewList()), r.GroupVersionResource().GroupVersion().WithKind(r.ListKind))
-		}
-		for _, k := range []string{"DeleteOptions", "WatchEvent"} {
-			t := reflect.TypeFor[metav1.DeleteOptions]()
-			if k == "WatchEvent" {
-				t = reflect.TypeFor[metav1.WatchEvent]()
-			}
-			d.addKind(t, r.GroupVersionResource().GroupVersion().WithKind(k))
+		kind, list, err := addKinds(d, r)
+		if err != nil {
+			return model{}, err
 		}
 		gv := gvPath(r.Group, r.Version)
 		if _, seen := m.paths[gv]; !seen {
@@ -54,7 +47,29 @@ func buildModel(resources []*registry.Resource, v3 bool) model {
 		m.paths[gv] = append(m.paths[gv], pathsFor(d, r, kind, list)...)
 	}
 	m.defs = d.finish()
-	return m
+	return m, nil
+}
+
+// addKinds adds the definitions of a resource's kind and list kind and
+// returns their names ("" for a resource that cannot be listed).
+func addKinds(d *definitions, r *registry.Resource) (kind, list string, err error) {
+	if r.Schema != nil {
+		// kube-apiserver's custom resource documents mark only their own
+		// kinds with the group version, not DeleteOptions or WatchEvent.
+		return d.addCustomKind(r)
+	}
+	kind = d.addKind(reflect.TypeOf(r.New()), r.GroupVersionKind())
+	if r.NewList != nil {
+		list = d.addKind(reflect.TypeOf(r.NewList()), r.GroupVersionResource().GroupVersion().WithKind(r.ListKind))
+	}
+	for _, k := range []string{"DeleteOptions", "WatchEvent"} {
+		t := reflect.TypeFor[metav1.DeleteOptions]()
+		if k == "WatchEvent" {
+			t = reflect.TypeFor[metav1.WatchEvent]()
+		}
+		d.addKind(t, r.GroupVersionResource().GroupVersion().WithKind(k))
+	}
+	return kind, list, nil
 }
 
 // reachable is the set of definitions the given roots refer to,

@@ -2,7 +2,10 @@ package openapi
 
 import (
 	"reflect"
+	"slices"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // definitionName is kube's name for a Go type's schema: the package path
@@ -56,4 +59,13 @@ func parseJSONTag(f reflect.StructField) jsonField {
 		jf.skip = true
 	}
 	return jf
+}
+
+// customDefinitionName is kube's name for a custom resource's schema,
+// which has no Go package: the group with its parts reversed, then the
+// version and kind, so that example.com/v1 Widget is com.example.v1.Widget.
+func customDefinitionName(gvk schema.GroupVersionKind) string {
+	parts := strings.Split(gvk.Group, ".")
+	slices.Reverse(parts)
+	return strings.Join(parts, ".") + "." + gvk.Version + "." + gvk.Kind
 }

@@ -233,7 +233,7 @@ func TestV3Caching(t *testing.T) {
 	if rec := serve(h, "/openapi/v3/apis/apps/v1?hash="+hash, "application/json", "If-None-Match", tag); rec.Code != http.StatusNotModified {
 		t.Errorf("If-None-Match: %d", rec.Code)
 	}
-	if rec := serve(h, "/openapi/v3/apis/batch/v1", "application/json"); rec.Code != http.StatusNotFound {
+	if rec := serve(h, "/openapi/v3/apis/nosuch.example.com/v1", "application/json"); rec.Code != http.StatusNotFound {
 		t.Errorf("unknown group version: %d", rec.Code)
 	}
 	if rec := serve(h, "/openapi/v3/apis/apps/v1", v3Protobuf); rec.Code != http.StatusNotAcceptable {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -33,6 +34,8 @@ type operation struct {
 	// responses maps status codes to definition names.
 	responses map[int]string
 	watchable bool
+	media     mediaTypes
+	tag       string // kube's tag: the group version of the path
 }
 
 // pathItem is a path with its shared parameters and operations.
@@ -86,11 +89,7 @@ type opNames struct {
 }
 
 func namesFor(r *registry.Resource) opNames {
-	group := r.Group
-	if group == "" {
-		group = "core"
-	}
-	n := opNames{gv: title(group) + title(r.Version), kind: r.Kind}
+	n := opNames{gv: title(groupName(r.Group)) + title(r.Version), kind: r.Kind}
 	if r.Namespaced {
 		n.namespaced = "Namespaced"
 	}
@@ -99,12 +98,40 @@ func namesFor(r *registry.Resource) opNames {
 
 func (n opNames) id(verb, suffix string) string { return verb + n.gv + n.namespaced + n.kind + suffix }
 
+// groupName is how operation ids and tags name a group: "core" for the
+// legacy group, and without the ".k8s.io" of kube's own groups
+// (rbac.authorization.k8s.io is RbacAuthorization).
+func groupName(group string) string {
+	if group == "" {
+		return "core"
+	}
+	return strings.TrimSuffix(group, ".k8s.io")
+}
+
+// title joins the words of s (split at anything but letters, digits and
+// "_"), each capitalised: example.com is ExampleCom.
 func title(s string) string {
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' })
+	parts := strings.FieldsFunc(s, func(r rune) bool { return !isIDRune(r) })
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}
 	return strings.Join(parts, "")
+}
+
+func isIDRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// article is what goes before a kind in "create a Widget": "an" before a
+// vowel, nothing before a plural (Endpoints), as kube-apiserver writes it.
+func article(kind string) string {
+	switch {
+	case strings.HasSuffix(kind, "s") && !strings.HasSuffix(kind, "ss"):
+		return ""
+	case strings.ContainsRune("aeiouAEIOU", rune(kind[0])):
+		return "an "
+	}
+	return "a "
 }
 
 func withParams(lists ...[]param) []param {
@@ -134,7 +161,7 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 		{path: collection, params: common, ops: []operation{
 			{method: "get", id: n.id("list", ""), description: "list or watch objects of kind " + r.Kind, action: "list", gvk: gvk,
 				query: listParams, responses: map[int]string{200: listDef}, watchable: true},
-			{method: "post", id: n.id("create", ""), description: "create a " + r.Kind, action: "post", gvk: gvk,
+			{method: "post", id: n.id("create", ""), description: "create " + article(r.Kind) + r.Kind, action: "post", gvk: gvk,
 				query: writeParams, body: kindDef, responses: map[int]string{200: kindDef, 201: kindDef, 202: kindDef}},
 			{method: "delete", id: "delete" + n.gv + "Collection" + n.namespaced + n.kind, description: "delete collection of " + r.Kind, action: "deletecollection", gvk: gvk,
 				query: withParams(deleteParams, listParams[1:9]), body: deleteOptionsDef, responses: map[int]string{200: statusDef}},
@@ -146,7 +173,12 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 		sub := r.Subresources[name]
 		def, subGVK := kindDef, gvk
 		if sub.View != nil {
-			def, subGVK = d.addKind(reflect.TypeOf(sub.View.New()), sub.Kind), sub.Kind
+			def = d.addKind(reflect.TypeOf(sub.View.New()), sub.Kind)
+			// kube names a built-in's view kind (Scale) on the view's
+			// operations, and a custom resource's own kind on all of its.
+			if r.Schema == nil {
+				subGVK = sub.Kind
+			}
 		}
 		items = append(items, pathItem{path: collection + "/{name}/" + name, params: append([]param{nameParam}, common...),
 			ops: servedOps(sub, itemOps(n, title(name), def, subGVK, false))})
@@ -156,6 +188,32 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 			{method: "get", id: "list" + n.gv + r.Kind + "ForAllNamespaces", description: "list or watch objects of kind " + r.Kind, action: "list", gvk: gvk,
 				query: listParams, responses: map[int]string{200: listDef}, watchable: true},
 		}})
+	}
+	return finishOps(r, items)
+}
+
+// finishOps sets the tag and media types of every operation. A custom
+// resource's differ from a built-in's as kube-apiserver's do: JSON and
+// YAML only, no strategic merge patch, a patch that answers only 200, and
+// a list described without "or watch".
+func finishOps(r *registry.Resource, items []pathItem) []pathItem {
+	tag := tagOf(r.GroupVersionKind())
+	media := builtinMedia
+	if r.Schema != nil {
+		media = customMedia
+	}
+	for i := range items {
+		for j := range items[i].ops {
+			op := &items[i].ops[j]
+			op.media, op.tag = media, tag
+			switch {
+			case r.Schema == nil:
+			case op.method == "patch":
+				delete(op.responses, 201)
+			case op.action == "list":
+				op.description = "list objects of kind " + r.Kind
+			}
+		}
 	}
 	return items
 }
@@ -221,7 +279,7 @@ func itemOps(n opNames, suffix, def string, gvk schema.GroupVersionKind, deletab
 			query: append(append([]param{}, writeParams...), forceParam), body: patchDef, patchBody: true, responses: map[int]string{200: def, 201: def}},
 	}
 	if deletable {
-		ops = append(ops, operation{method: "delete", id: n.id("delete", ""), description: "delete a " + n.kind, action: "delete", gvk: gvk,
+		ops = append(ops, operation{method: "delete", id: n.id("delete", ""), description: "delete " + article(n.kind) + n.kind, action: "delete", gvk: gvk,
 			query: deleteParams, body: deleteOptionsDef, responses: map[int]string{200: statusDef, 202: statusDef}})
 	}
 	return ops

@@ -1,35 +1,60 @@
 package openapi
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
-// Media types kube-apiserver declares for its operations.
+// mediaTypes are what operations take and answer.
+type mediaTypes struct {
+	consumes []string // request bodies other than patches
+	patches  []string
+	produces []string
+	watch    []string // answers of a list that may be a watch, besides produces
+}
+
+// The media types kube-apiserver declares for the operations of built-in
+// kinds and of custom resources.
 var (
-	objectTypes = []string{"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"}
-	watchTypes  = []string{"application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"}
-	patchTypes  = []string{"application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json"}
+	builtinMedia = mediaTypes{
+		consumes: []string{"*/*"},
+		patches:  []string{"application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json"},
+		produces: []string{"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"},
+		watch:    []string{"application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"},
+	}
+	customMedia = mediaTypes{
+		consumes: []string{"application/json", "application/yaml"},
+		patches:  []string{"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"},
+		produces: []string{"application/json", "application/yaml"},
+	}
 )
 
 func produces(op operation) []string {
 	if op.watchable {
-		return append(append([]string{}, objectTypes...), watchTypes...)
+		return append(append([]string{}, op.media.produces...), op.media.watch...)
 	}
-	return objectTypes
+	return op.media.produces
+}
+
+func consumes(op operation) []string {
+	if op.patchBody {
+		return op.media.patches
+	}
+	return op.media.consumes
 }
 
 func gvkExtension(gvk schema.GroupVersionKind) map[string]interface{} {
 	return map[string]interface{}{"group": gvk.Group, "version": gvk.Version, "kind": gvk.Kind}
 }
 
+// tagOf is kube's tag of an operation: group and version, the group in
+// lower camel case (rbacAuthorization_v1, exampleCom_v1).
 func tagOf(gvk schema.GroupVersionKind) string {
-	group := gvk.Group
-	if group == "" {
-		group = "core"
-	}
-	return group + "_" + gvk.Version
+	group := title(groupName(gvk.Group))
+	return strings.ToLower(group[:1]) + group[1:] + "_" + gvk.Version
 }
 
 func statusText(code int) string {
@@ -93,15 +118,12 @@ func pathItemV2(it pathItem) spec.PathItem {
 
 func operationV2(op operation) *spec.Operation {
 	o := &spec.Operation{OperationProps: spec.OperationProps{
-		ID: op.id, Description: op.description, Tags: []string{tagOf(op.gvk)},
-		Consumes: []string{"*/*"}, Produces: produces(op), Schemes: []string{"https"},
+		ID: op.id, Description: op.description, Tags: []string{op.tag},
+		Consumes: consumes(op), Produces: produces(op), Schemes: []string{"https"},
 		Responses: &spec.Responses{ResponsesProps: spec.ResponsesProps{StatusCodeResponses: map[int]spec.Response{
 			401: {ResponseProps: spec.ResponseProps{Description: statusText(401)}},
 		}}},
 	}}
-	if op.patchBody {
-		o.Consumes = patchTypes
-	}
 	if op.body != "" {
 		body := refSchema("#/definitions/", op.body)
 		o.Parameters = append(o.Parameters, spec.Parameter{ParamProps: spec.ParamProps{Name: "body", In: "body", Required: op.method != "delete", Schema: &body}})
@@ -182,7 +204,7 @@ func content(types []string, def string) map[string]*spec3.MediaType {
 
 func operationV3(op operation) *spec3.Operation {
 	o := &spec3.Operation{OperationProps: spec3.OperationProps{
-		Tags: []string{tagOf(op.gvk)}, Description: op.description, OperationId: op.id,
+		Tags: []string{op.tag}, Description: op.description, OperationId: op.id,
 		Responses: &spec3.Responses{ResponsesProps: spec3.ResponsesProps{StatusCodeResponses: map[int]*spec3.Response{
 			401: {ResponseProps: spec3.ResponseProps{Description: statusText(401)}},
 		}}},
@@ -191,11 +213,7 @@ func operationV3(op operation) *spec3.Operation {
 		o.Parameters = append(o.Parameters, paramV3(p))
 	}
 	if op.body != "" {
-		types := []string{"*/*"}
-		if op.patchBody {
-			types = patchTypes
-		}
-		o.RequestBody = &spec3.RequestBody{RequestBodyProps: spec3.RequestBodyProps{Content: content(types, op.body), Required: op.method != "delete"}}
+		o.RequestBody = &spec3.RequestBody{RequestBodyProps: spec3.RequestBodyProps{Content: content(consumes(op), op.body), Required: op.method != "delete"}}
 	}
 	for code, def := range op.responses {
 		o.Responses.StatusCodeResponses[code] = &spec3.Response{ResponseProps: spec3.ResponseProps{Description: statusText(code), Content: content(produces(op), def)}}

@@ -44,13 +44,18 @@ func (d *definitions) addKind(t reflect.Type, gvk schema.GroupVersionKind) strin
 		t = t.Elem()
 	}
 	name := d.named(t)
+	d.mark(name, gvk)
+	return name
+}
+
+// mark records that the named definition is served as gvk.
+func (d *definitions) mark(name string, gvk schema.GroupVersionKind) {
 	for _, have := range d.gvks[name] {
 		if have == gvk {
-			return name
+			return
 		}
 	}
 	d.gvks[name] = append(d.gvks[name], gvk)
-	return name
 }
 
 // ref is a reference to the named definition.
@@ -118,7 +123,12 @@ func (d *definitions) addFields(s *spec.Schema, t reflect.Type) {
 // property is the schema of one field: a reference for named structs and
 // special types, inline for scalars, slices and maps.
 func (d *definitions) property(t reflect.Type, description string) spec.Schema {
-	s := d.typeSchema(t)
+	return d.describe(d.typeSchema(t), description)
+}
+
+// describe gives s a description; v3 puts a described reference in an
+// allOf, since OpenAPI 3.0 ignores whatever sits beside a $ref.
+func (d *definitions) describe(s spec.Schema, description string) spec.Schema {
 	if description == "" {
 		return s
 	}

@@ -243,3 +243,24 @@ func TestEventTable(t *testing.T) {
 		t.Errorf("cells = %s\nwant    %s", got, want2)
 	}
 }
+
+func TestStatefulSetTable(t *testing.T) {
+	n := int32(2)
+	s := &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "db", CreationTimestamp: created},
+		Spec: appsv1.StatefulSetSpec{Replicas: &n, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "pg", Image: "postgres"}},
+		}}},
+		Status: appsv1.StatefulSetStatus{ReadyReplicas: 1},
+	}
+	table, err := StatefulSets(s, created.Add(6*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := header(table.ColumnDefinitions), []string{"Name/string/0/name", "Ready/string/0", "Age/string/0", "Containers/string/1", "Images/string/1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("columns %v, want %v", got, want)
+	}
+	if got, want := table.Rows[0].Cells, []interface{}{"db", "1/2", "6s", "pg", "postgres"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("cells %v, want %v", got, want)
+	}
+}

@@ -40,14 +40,14 @@ func (configMapStrategy) PrepareForUpdate(obj, old runtime.Object) {}
 // data keys, binaryData keys, then the total size.
 func (configMapStrategy) Validate(obj runtime.Object) field.ErrorList {
 	cm := obj.(*corev1.ConfigMap)
-	errs := validateMetaCreate(&cm.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&cm.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateConfigMapData(cm)...)
 }
 
 // ValidateUpdate adds the immutable rule to metadata and data checks.
 func (configMapStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	cm, o := obj.(*corev1.ConfigMap), old.(*corev1.ConfigMap)
-	errs := validateMetaUpdate(&cm.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&cm.ObjectMeta, &o.ObjectMeta)
 	if isTrue(o.Immutable) {
 		errs = append(errs, immutableFlagKept(cm.Immutable)...)
 		if !apiequality.Semantic.DeepEqual(cm.Data, o.Data) {

@@ -104,14 +104,14 @@ func (deploymentStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {
 // Validate checks a new deployment.
 func (deploymentStrategy) Validate(obj runtime.Object) field.ErrorList {
 	d := obj.(*appsv1.Deployment)
-	errs := validateMetaCreate(&d.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&d.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateDeploymentSpec(&d.Spec)...)
 }
 
 // ValidateUpdate also forbids changing the selector.
 func (deploymentStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	d, o := obj.(*appsv1.Deployment), old.(*appsv1.Deployment)
-	errs := validateMetaUpdate(&d.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&d.ObjectMeta, &o.ObjectMeta)
 	errs = append(errs, validateDeploymentSpec(&d.Spec)...)
 	return append(errs, apimachineryvalidation.ValidateImmutableField(d.Spec.Selector, o.Spec.Selector, specPath.Child("selector"))...)
 }
@@ -119,7 +119,7 @@ func (deploymentStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorLis
 // ValidateStatusUpdate checks a write to deployments/status.
 func (deploymentStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
 	d, o := obj.(*appsv1.Deployment), old.(*appsv1.Deployment)
-	errs := validateMetaUpdate(&d.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&d.ObjectMeta, &o.ObjectMeta)
 	statusPath := field.NewPath("status")
 	s := d.Status
 	errs = append(errs, nonNegative(s.ObservedGeneration, statusPath.Child("observedGeneration"))...)

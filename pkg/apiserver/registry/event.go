@@ -58,14 +58,14 @@ func (eventStrategy) PrepareForUpdate(obj, old runtime.Object) {}
 func (eventStrategy) Validate(obj runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
 	errs := validateEventFields(e, coreReportingPath)
-	return append(errs, validateMetaCreate(&e.ObjectMeta, true, pathSegmentName)...)
+	return append(errs, ValidateMetaCreate(&e.ObjectMeta, true, pathSegmentName)...)
 }
 
 // ValidateUpdate checks metadata and the same field rules as create.
 func (eventStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	e := obj.(*corev1.Event)
 	errs := validateEventFields(e, coreReportingPath)
-	return append(errs, validateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)...)
+	return append(errs, ValidateMetaUpdate(&e.ObjectMeta, &old.(*corev1.Event).ObjectMeta)...)
 }
 
 // FieldSet offers the involved object's fields, reason, source, type and

@@ -75,7 +75,7 @@ var eventsV1ReportingPath = field.NewPath("reportingController")
 func (eventsV1Strategy) Validate(obj runtime.Object) field.ErrorList {
 	e := convert.EventToCore(obj.(*eventsv1.Event))
 	errs := validateEventFields(e, eventsV1ReportingPath)
-	errs = append(errs, validateMetaCreate(&e.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)...)
+	errs = append(errs, ValidateMetaCreate(&e.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)...)
 	errs = append(errs, validateEventSeries(e)...)
 	if e.EventTime.IsZero() {
 		errs = append(errs, field.Required(field.NewPath("eventTime"), ""))
@@ -101,7 +101,7 @@ func (eventsV1Strategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList 
 	e := convert.EventToCore(obj.(*eventsv1.Event))
 	o := convert.EventToCore(old.(*eventsv1.Event))
 	errs := validateEventFields(e, eventsV1ReportingPath)
-	errs = append(errs, validateMetaUpdate(&e.ObjectMeta, &o.ObjectMeta)...)
+	errs = append(errs, ValidateMetaUpdate(&e.ObjectMeta, &o.ObjectMeta)...)
 	if !reflect.DeepEqual(e.Series, o.Series) {
 		errs = append(errs, validateEventSeries(e)...)
 	}

@@ -13,7 +13,8 @@ import (
 // takes what a new object needs before the object is stored, gives it
 // back when the write fails, and gives back what an old object held only
 // after the write that drops it succeeded. A crash in between can leak a
-// value, never hand it to two objects; Repair at start frees the leaks.
+// value, never hand it to two objects; such hooks are also a Repairer,
+// which frees the leaks at start.
 //
 // The handlers call the hooks for writes of the main resource (and of its
 // views); a write of a part with its own rules (status) cannot change
@@ -31,6 +32,13 @@ type WriteHooks interface {
 	// AfterDelete runs once obj is gone from the store (never for a dry
 	// run): it gives back what obj held.
 	AfterDelete(ctx context.Context, obj runtime.Object)
+}
+
+// Repairer is implemented by the WriteHooks of kinds that keep something
+// outside their objects. Only those pay for decoding every stored object
+// at start: hooks that merely check or fill in a new object (pod priority)
+// do not implement it.
+type Repairer interface {
 	// Repair runs at server start, before anything is served, with every
 	// stored object of the kind: what is kept outside them becomes
 	// exactly what they hold.

@@ -42,14 +42,14 @@ func (leaseStrategy) PrepareForUpdate(obj, old runtime.Object) {}
 // Validate checks a new lease: a DNS subdomain name and a sane spec.
 func (leaseStrategy) Validate(obj runtime.Object) field.ErrorList {
 	l := obj.(*coordinationv1.Lease)
-	errs := validateMetaCreate(&l.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&l.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateLeaseSpec(&l.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateUpdate checks metadata and the spec as on create.
 func (leaseStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	l := obj.(*coordinationv1.Lease)
-	errs := validateMetaUpdate(&l.ObjectMeta, &old.(*coordinationv1.Lease).ObjectMeta)
+	errs := ValidateMetaUpdate(&l.ObjectMeta, &old.(*coordinationv1.Lease).ObjectMeta)
 	return append(errs, validateLeaseSpec(&l.Spec, field.NewPath("spec"))...)
 }
 

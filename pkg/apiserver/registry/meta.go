@@ -14,14 +14,14 @@ import (
 
 var metadataPath = field.NewPath("metadata")
 
-// validateMetaCreate checks a new object's metadata. namespaced says
+// ValidateMetaCreate checks a new object's metadata. namespaced says
 // whether the kind lives in a namespace (namespace required) or not
 // (namespace forbidden); nameFn is the kind's name rule.
-func validateMetaCreate(m *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFunc) field.ErrorList {
+func ValidateMetaCreate(m *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFunc) field.ErrorList {
 	return apimachineryvalidation.ValidateObjectMeta(m, namespaced, nameFn, metadataPath)
 }
 
-// validateMetaUpdate checks metadata on update: name, namespace, uid and
+// ValidateMetaUpdate checks metadata on update: name, namespace, uid and
 // creationTimestamp are immutable, labels and annotations stay valid.
 //
 // kube-apiserver fills resourceVersion (unconditional updates), uid,
@@ -29,7 +29,7 @@ func validateMetaCreate(m *metav1.ObjectMeta, namespaced bool, nameFn apimachine
 // validates; the handlers here may do so after calling us, so the same
 // filling is done on a copy first. Otherwise a PUT without those fields
 // would be refused although kube-apiserver accepts it.
-func validateMetaUpdate(m, old *metav1.ObjectMeta) field.ErrorList {
+func ValidateMetaUpdate(m, old *metav1.ObjectMeta) field.ErrorList {
 	filled := m.DeepCopy()
 	if filled.ResourceVersion == "" {
 		filled.ResourceVersion = old.ResourceVersion

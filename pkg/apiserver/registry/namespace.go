@@ -105,7 +105,7 @@ func prepareForFinalize(obj, old runtime.Object) {
 // validateFinalize checks a /finalize write.
 func validateFinalize(obj, old runtime.Object) field.ErrorList {
 	ns, o := obj.(*corev1.Namespace), old.(*corev1.Namespace)
-	errs := validateMetaUpdate(&ns.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&ns.ObjectMeta, &o.ObjectMeta)
 	path := field.NewPath("spec", "finalizers")
 	for i, f := range ns.Spec.Finalizers {
 		errs = append(errs, validateFinalizerName(string(f), path.Index(i))...)
@@ -116,7 +116,7 @@ func validateFinalize(obj, old runtime.Object) field.ErrorList {
 // Validate checks a new namespace: the name is a DNS label.
 func (namespaceStrategy) Validate(obj runtime.Object) field.ErrorList {
 	ns := obj.(*corev1.Namespace)
-	errs := validateMetaCreate(&ns.ObjectMeta, false, apimachineryvalidation.ValidateNamespaceName)
+	errs := ValidateMetaCreate(&ns.ObjectMeta, false, apimachineryvalidation.ValidateNamespaceName)
 	for _, f := range ns.Spec.Finalizers {
 		errs = append(errs, validateFinalizerName(string(f), field.NewPath("spec", "finalizers"))...)
 	}
@@ -125,14 +125,14 @@ func (namespaceStrategy) Validate(obj runtime.Object) field.ErrorList {
 
 // ValidateUpdate checks metadata (spec.finalizers cannot change here).
 func (namespaceStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
-	return validateMetaUpdate(&obj.(*corev1.Namespace).ObjectMeta, &old.(*corev1.Namespace).ObjectMeta)
+	return ValidateMetaUpdate(&obj.(*corev1.Namespace).ObjectMeta, &old.(*corev1.Namespace).ObjectMeta)
 }
 
 // ValidateStatusUpdate: the phase is Active until deletion starts, and
 // Terminating after (kube reports the field as "status.Phase").
 func (namespaceStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
 	ns, o := obj.(*corev1.Namespace), old.(*corev1.Namespace)
-	errs := validateMetaUpdate(&ns.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&ns.ObjectMeta, &o.ObjectMeta)
 	phasePath := field.NewPath("status", "Phase")
 	if ns.DeletionTimestamp.IsZero() {
 		if ns.Status.Phase != corev1.NamespaceActive {

@@ -66,20 +66,20 @@ func (nodeStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {
 // Validate checks a new node: DNS subdomain name, no namespace, taints.
 func (nodeStrategy) Validate(obj runtime.Object) field.ErrorList {
 	n := obj.(*corev1.Node)
-	errs := validateMetaCreate(&n.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&n.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateTaints(n.Spec.Taints, field.NewPath("spec", "taints"))...)
 }
 
 // ValidateUpdate checks metadata and taints.
 func (nodeStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	n := obj.(*corev1.Node)
-	errs := validateMetaUpdate(&n.ObjectMeta, &old.(*corev1.Node).ObjectMeta)
+	errs := ValidateMetaUpdate(&n.ObjectMeta, &old.(*corev1.Node).ObjectMeta)
 	return append(errs, validateTaints(n.Spec.Taints, field.NewPath("spec", "taints"))...)
 }
 
 // ValidateStatusUpdate checks metadata only.
 func (nodeStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
-	return validateMetaUpdate(&obj.(*corev1.Node).ObjectMeta, &old.(*corev1.Node).ObjectMeta)
+	return ValidateMetaUpdate(&obj.(*corev1.Node).ObjectMeta, &old.(*corev1.Node).ObjectMeta)
 }
 
 // FieldSet offers metadata.name and spec.unschedulable.

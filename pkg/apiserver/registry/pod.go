@@ -22,8 +22,12 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/printers"
 )
 
-// pods is core/v1 pods.
-func pods() *Resource {
+// pods is core/v1 pods. A new pod gets, after its defaults and the field
+// manager, the admission kube's default plugins give it, in their order:
+// the LimitRanges of its namespace (limitRanger, with a store), its
+// service account, its priority (podPriority) and the default NoExecute
+// tolerations.
+func pods(opts Options) *Resource {
 	s := podStrategy{}
 	return &Resource{
 		Version: "v1", Resource: "pods", Kind: "Pod", ListKind: "PodList", Singular: "pod",
@@ -41,11 +45,14 @@ func pods() *Resource {
 			"attach":              noContainers("pods/attach", "PodAttachOptions", "create", "get"),
 			"portforward":         noContainers("pods/portforward", "PodPortForwardOptions", "create", "get"),
 			"ephemeralcontainers": noContainers("pods/ephemeralcontainers", "Pod", "get", "patch", "update"),
+			"eviction":            evictionSubresource(),
 		},
 		Generation: s.GenerationChanged,
 		Delete:     podDelete{},
-		Table:      printers.Pods,
-		FieldSet:   s.FieldSet,
+		Hooks: chain(newLimitRanger(opts.Store), podServiceAccount{}, newPodPriority(opts.Store),
+			podDefaultTolerations{}),
+		Table:    printers.Pods,
+		FieldSet: s.FieldSet,
 	}
 }
 
@@ -61,12 +68,14 @@ func noContainers(path, kind string, verbs ...string) *Subresource {
 
 type podStrategy struct{}
 
-// PrepareForCreate defaults the pod, applies the admission defaults, and
-// resets status to phase Pending with the computed QoS class.
+// PrepareForCreate defaults the pod and resets status to phase Pending
+// with the computed QoS class. What kube's admission plugins add comes
+// later, from the pod's hooks, so that it is not the creator's managed
+// field.
 func (podStrategy) PrepareForCreate(obj runtime.Object) {
 	pod := obj.(*corev1.Pod)
 	defaultPod(pod)
-	admitNewPod(&pod.Spec)
+	convertServiceAccount(&pod.Spec)
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: podQOSClass(&pod.Spec)}
 }
 
@@ -97,14 +106,14 @@ func (podStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {
 // Validate checks a new pod.
 func (podStrategy) Validate(obj runtime.Object) field.ErrorList {
 	pod := obj.(*corev1.Pod)
-	errs := validateMetaCreate(&pod.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&pod.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validatePodSpec(&pod.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateUpdate checks an update of the main resource.
 func (podStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	pod, oldPod := obj.(*corev1.Pod), old.(*corev1.Pod)
-	errs := validateMetaUpdate(&pod.ObjectMeta, &oldPod.ObjectMeta)
+	errs := ValidateMetaUpdate(&pod.ObjectMeta, &oldPod.ObjectMeta)
 	errs = append(errs, validatePodSpec(&pod.Spec, field.NewPath("spec"))...)
 	return append(errs, validatePodSpecUpdate(&pod.Spec, &oldPod.Spec)...)
 }
@@ -112,7 +121,7 @@ func (podStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 // ValidateStatusUpdate checks a write to pods/status.
 func (podStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
 	pod, oldPod := obj.(*corev1.Pod), old.(*corev1.Pod)
-	errs := validateMetaUpdate(&pod.ObjectMeta, &oldPod.ObjectMeta)
+	errs := ValidateMetaUpdate(&pod.ObjectMeta, &oldPod.ObjectMeta)
 	statusPath := field.NewPath("status")
 	errs = append(errs, optionalName(statusPath.Child("nominatedNodeName"), pod.Status.NominatedNodeName, content.IsDNS1123Subdomain)...)
 	return append(errs, apimachineryvalidation.ValidateImmutableField(pod.Status.QOSClass, oldPod.Status.QOSClass, statusPath.Child("qosClass"))...)

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -15,9 +16,19 @@ func newPod(name string, containers ...corev1.Container) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: objMeta(name, "default"), Spec: corev1.PodSpec{Containers: containers}}
 }
 
-func createdPod(name string) *corev1.Pod {
-	p := newPod(name)
+// admitPod runs a new pod through PrepareForCreate and the admission
+// hooks, as the create handler does (the field manager between them).
+func admitPod(t *testing.T, p *corev1.Pod) {
+	t.Helper()
 	podStrategy{}.PrepareForCreate(p)
+	if _, err := pods(Options{}).Hooks.BeginCreate(context.Background(), p, false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func createdPod(t *testing.T, name string) *corev1.Pod {
+	p := newPod(name)
+	admitPod(t, p)
 	p.ObjectMeta = storedMeta(name, "default")
 	return p
 }
@@ -28,6 +39,14 @@ func TestPodDefaultsOnCreate(t *testing.T) {
 	p.Status.PodIP = "10.0.0.1"
 	podStrategy{}.PrepareForCreate(p)
 	s := p.Spec
+	// Admission's fields come later, from the hooks.
+	if s.ServiceAccountName != "" || s.Priority != nil || s.PreemptionPolicy != nil || s.Tolerations != nil {
+		t.Errorf("admission fields before admission: sa %q priority %v policy %v tolerations %v", s.ServiceAccountName, s.Priority, s.PreemptionPolicy, s.Tolerations)
+	}
+	if _, err := pods(Options{}).Hooks.BeginCreate(context.Background(), p, false); err != nil {
+		t.Fatal(err)
+	}
+	s = p.Spec
 	if s.RestartPolicy != corev1.RestartPolicyAlways || s.DNSPolicy != corev1.DNSClusterFirst || s.SchedulerName != "default-scheduler" ||
 		*s.TerminationGracePeriodSeconds != 30 || s.SecurityContext == nil || !*s.EnableServiceLinks {
 		t.Errorf("spec defaults: %+v", s)
@@ -59,7 +78,7 @@ func TestPodKeepsUserTolerationAndAccount(t *testing.T) {
 	p := newPod("p")
 	p.Spec.ServiceAccountName = "builder"
 	p.Spec.Tolerations = []corev1.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(int64(5))}}
-	podStrategy{}.PrepareForCreate(p)
+	admitPod(t, p)
 	if p.Spec.ServiceAccountName != "builder" || len(p.Spec.Tolerations) != 2 || *p.Spec.Tolerations[0].TolerationSeconds != 5 || p.Spec.Tolerations[1].Key != "node.kubernetes.io/unreachable" {
 		t.Errorf("sa %q tolerations %+v", p.Spec.ServiceAccountName, p.Spec.Tolerations)
 	}
@@ -180,7 +199,7 @@ func TestPodValidation(t *testing.T) {
 
 func TestPodUpdate(t *testing.T) {
 	s := podStrategy{}
-	old := createdPod("p")
+	old := createdPod(t, "p")
 	old.Status.Phase = corev1.PodRunning
 
 	ok := old.DeepCopy()
@@ -226,7 +245,7 @@ func TestPodUpdate(t *testing.T) {
 
 func TestPodStatusUpdate(t *testing.T) {
 	s := podStrategy{}
-	old := createdPod("p")
+	old := createdPod(t, "p")
 	upd := old.DeepCopy()
 	upd.Spec.NodeName = "sneaky"
 	upd.Labels = map[string]string{"l": "v"}
@@ -245,7 +264,7 @@ func TestPodStatusUpdate(t *testing.T) {
 }
 
 func TestPodGenerationChanged(t *testing.T) {
-	old := createdPod("p")
+	old := createdPod(t, "p")
 	cases := []struct {
 		name   string
 		mutate func(p *corev1.Pod)
@@ -267,7 +286,7 @@ func TestPodGenerationChanged(t *testing.T) {
 }
 
 func TestPodFieldSet(t *testing.T) {
-	p := createdPod("p")
+	p := createdPod(t, "p")
 	p.Spec.NodeName = "node-1"
 	p.Status.Phase = corev1.PodRunning
 	p.Status.PodIPs = []corev1.PodIP{{IP: "10.0.0.9"}}

@@ -193,55 +193,6 @@ func defaultVolume(v *corev1.Volume) {
 	}
 }
 
-// Admission defaults kube-apiserver's default plugins add to new pods, so
-// that `kubectl get pod -o yaml` looks like a real cluster's.
-const defaultTolerationSeconds = int64(300)
-
-var defaultNoExecuteTaints = []string{corev1.TaintNodeNotReady, corev1.TaintNodeUnreachable}
-
-// admitNewPod applies what the ServiceAccount (name only: no token volume
-// is mounted, no account needs to exist), Priority and
-// DefaultTolerationSeconds admission plugins set on create.
-func admitNewPod(spec *corev1.PodSpec) {
-	if spec.ServiceAccountName == "" {
-		spec.ServiceAccountName = spec.DeprecatedServiceAccount
-	}
-	if spec.ServiceAccountName == "" {
-		spec.ServiceAccountName = "default"
-	}
-	spec.DeprecatedServiceAccount = spec.ServiceAccountName
-	if spec.Priority == nil && spec.PriorityClassName == "" {
-		zero := int32(0)
-		spec.Priority = &zero
-	}
-	if spec.PreemptionPolicy == nil {
-		p := corev1.PreemptLowerPriority
-		spec.PreemptionPolicy = &p
-	}
-	for _, key := range defaultNoExecuteTaints {
-		if toleratesNoExecute(spec.Tolerations, key) {
-			continue
-		}
-		secs := defaultTolerationSeconds
-		spec.Tolerations = append(spec.Tolerations, corev1.Toleration{
-			Key: key, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &secs,
-		})
-	}
-}
-
-// toleratesNoExecute reports whether some toleration already covers the
-// NoExecute taint with this key (as DefaultTolerationSeconds checks).
-func toleratesNoExecute(ts []corev1.Toleration, key string) bool {
-	for _, t := range ts {
-		keyMatches := t.Key == key || t.Key == ""
-		effectMatches := t.Effect == corev1.TaintEffectNoExecute || t.Effect == ""
-		if keyMatches && effectMatches {
-			return true
-		}
-	}
-	return false
-}
-
 // intOrPercent returns a pointer to an IntOrString percentage.
 func intOrPercent(s string) *intstr.IntOrString {
 	v := intstr.FromString(s)

@@ -80,19 +80,47 @@ func (r *Registry) Add(res *Resource) error {
 
 // Remove stops serving a resource; removing one not served does nothing.
 func (r *Registry) Remove(gvr schema.GroupVersionResource) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.byGVR[gvr]; !ok {
-		return
-	}
-	delete(r.byGVR, gvr)
-	for i, res := range r.order {
-		if res.GroupVersionResource() == gvr {
-			r.order = append(r.order[:i:i], r.order[i+1:]...)
-			break
+	_ = r.Replace([]schema.GroupVersionResource{gvr}, nil)
+}
+
+// Replace stops serving the resources named in remove (those not served
+// are skipped) and serves add instead, in one change: a request sees
+// either the old set or the new one, never a gap between them.
+func (r *Registry) Replace(remove []schema.GroupVersionResource, add []*Resource) error {
+	for _, res := range add {
+		if err := check(res); err != nil {
+			return err
 		}
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gone := map[schema.GroupVersionResource]bool{}
+	for _, gvr := range remove {
+		gone[gvr] = true
+	}
+	for _, res := range add {
+		if gvr := res.GroupVersionResource(); r.byGVR[gvr] != nil && !gone[gvr] {
+			return fmt.Errorf("registry: %s is already served", gvr)
+		}
+	}
+	kept := r.order[:0:0]
+	for _, res := range r.order {
+		if gone[res.GroupVersionResource()] {
+			delete(r.byGVR, res.GroupVersionResource())
+			continue
+		}
+		kept = append(kept, res)
+	}
+	if len(kept) == len(r.order) && len(add) == 0 {
+		return nil // nothing was served under remove's names
+	}
+	for _, res := range add {
+		r.byGVR[res.GroupVersionResource()] = res
+		kept = append(kept, res)
+	}
+	r.order = kept
 	r.generation++
+	return nil
 }
 
 // check refuses a Resource the handlers could not serve.

@@ -12,7 +12,9 @@ import (
 // handlers call Fields(New()) to learn the supported field labels), and
 // only the kinds kube-apiserver keeps a generation for have one.
 func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
-	tracksGeneration := map[string]bool{"pods": true, "replicasets": true, "deployments": true}
+	tracksGeneration := map[string]bool{"pods": true, "replicasets": true, "deployments": true, "statefulsets": true, "daemonsets": true,
+		"ingresses": true, "ingressclasses": true, "networkpolicies": true, "priorityclasses": true, "endpointslices": true,
+		"jobs": true, "cronjobs": true, "podtemplates": true, "replicationcontrollers": true, "horizontalpodautoscalers": true, "poddisruptionbudgets": true}
 	for _, r := range builtin(t) {
 		t.Run(r.Resource, func(t *testing.T) {
 			if r.Create != nil {
@@ -36,7 +38,7 @@ func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
 				if sub.View != nil {
 					_ = sub.View.Get(r.New())
 				}
-				if sub.PrepareForUpdate == nil && sub.View == nil && sub.Unavailable == "" {
+				if sub.PrepareForUpdate == nil && sub.View == nil && sub.Action == nil && sub.Unavailable == "" {
 					t.Errorf("%s: a subresource with no rules", name)
 				}
 			}
@@ -105,7 +107,7 @@ func TestRegistryAddLookupRemove(t *testing.T) {
 
 func TestRegistryRefusesIncompleteResources(t *testing.T) {
 	reg, _ := New()
-	bad := pods()
+	bad := pods(Options{})
 	bad.New = nil
 	if err := reg.Add(bad); err == nil {
 		t.Error("a resource without New was accepted")

@@ -71,14 +71,14 @@ func (replicaSetStrategy) PrepareForStatusUpdate(obj, old runtime.Object) {
 // Validate checks a new ReplicaSet.
 func (replicaSetStrategy) Validate(obj runtime.Object) field.ErrorList {
 	rs := obj.(*appsv1.ReplicaSet)
-	errs := validateMetaCreate(&rs.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&rs.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateReplicaSetSpec(&rs.Spec)...)
 }
 
 // ValidateUpdate also forbids changing the selector.
 func (replicaSetStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	rs, o := obj.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet)
-	errs := validateMetaUpdate(&rs.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&rs.ObjectMeta, &o.ObjectMeta)
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec)...)
 	return append(errs, apimachineryvalidation.ValidateImmutableField(rs.Spec.Selector, o.Spec.Selector, specPath.Child("selector"))...)
 }
@@ -86,7 +86,7 @@ func (replicaSetStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorLis
 // ValidateStatusUpdate checks a write to replicasets/status.
 func (replicaSetStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
 	rs, o := obj.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet)
-	errs := validateMetaUpdate(&rs.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&rs.ObjectMeta, &o.ObjectMeta)
 	statusPath := field.NewPath("status")
 	s := rs.Status
 	errs = append(errs, validateReplicaCounts(statusPath, map[string]int32{

@@ -5,10 +5,13 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
 // Resource is one served resource and every rule the generic handlers
@@ -46,6 +49,10 @@ type Resource struct {
 	Generation func(obj, old runtime.Object) bool
 	// Delete is how an object goes away; nil: DeleteWhenUnfinalized.
 	Delete DeleteStrategy
+	// OrphanByDefault makes a delete that names no propagationPolicy
+	// orphan the dependents, as kube-apiserver keeps doing for batch/v1
+	// Jobs; false: background deletion.
+	OrphanByDefault bool
 	// Table renders the server-side Table kubectl prints.
 	Table TableFunc
 	// FieldSet is what field selectors match against; nil: metadata.name
@@ -54,6 +61,10 @@ type Resource struct {
 	// Hooks run around the store writes of the kind's objects, for kinds
 	// that hold something outside them (see WriteHooks); nil: none.
 	Hooks WriteHooks
+	// Warning, when set, is sent as a Warning header with every request
+	// on the resource and its subresources, whatever the verb and the
+	// outcome (kube's deprecation notice for v1 Endpoints).
+	Warning string
 	// CreateInTerminatingNamespace exempts the kind from the rule that
 	// nothing new is created in a namespace being deleted (events, as
 	// kube's NamespaceLifecycle admission exempts them).
@@ -68,6 +79,45 @@ type Resource struct {
 	// it with the decoded object and answers what it returns; nothing is
 	// stored (the review kinds). Such a resource serves only create.
 	Create CreateFunc
+
+	// AfterWrite, when set, runs after every successful store write of
+	// an object of the kind (create, update, a delete's marking, delete),
+	// before the write is answered: CRDs use it to be served, or no
+	// longer served, by the time their client hears back.
+	AfterWrite func(ctx context.Context)
+
+	// Schema, when set, says the objects are *unstructured.Unstructured
+	// described by a schema (a custom resource's, from its CRD) instead
+	// of Go structs.
+	Schema *Schema
+}
+
+// Schema is what a custom resource's structural schema does that Go
+// structs do for a built-in kind: it decides which fields exist, fills
+// defaults, and describes the object to field management and to the
+// OpenAPI documents. Validation is the Strategy's, as for every kind.
+type Schema struct {
+	// Prune drops the fields the schema does not declare and returns
+	// their paths ("spec.foo"), which fieldValidation reports as unknown
+	// fields.
+	Prune func(obj *unstructured.Unstructured) []string
+	// Default fills the schema's defaults. It runs on every decoded
+	// request body and on every object read from the store, as
+	// kube-apiserver defaults custom resources.
+	Default func(obj *unstructured.Unstructured)
+	// TypeConverter is the object's schema for managedFields.
+	TypeConverter managedfields.TypeConverter
+	// OpenAPI is the object's schema, in OpenAPI v3 form, for the
+	// OpenAPI documents (apiVersion, kind and metadata included).
+	OpenAPI *spec.Schema
+	// ToStorage drops what the storage version does not declare from an
+	// object about to be stored; nil when this resource's version is the
+	// storage version.
+	ToStorage func(obj *unstructured.Unstructured)
+	// StorageVersion is the CRD version the objects are kept in, which
+	// discovery's storageVersionHash names for every served version;
+	// "": this resource's own version.
+	StorageVersion string
 }
 
 // StoredAs names the resource whose keys hold a converted resource's
@@ -109,13 +159,24 @@ type Strategy interface {
 	ValidateUpdate(obj, old runtime.Object) field.ErrorList
 }
 
-// Subresource is one path below an object. It is one of three things:
+// Warner is implemented by strategies that warn about an object they
+// accept, as kube-apiserver's WarningsOnCreate and WarningsOnUpdate do (a
+// TLS Secret whose certificate is not PEM). The warnings reach the client
+// as Warning headers on the answer to a create or an update of the main
+// resource.
+type Warner interface {
+	Warnings(obj runtime.Object) []string
+}
+
+// Subresource is one path below an object. It is one of four things:
 //
 //   - a part of the object with its own write rules (status, finalize):
 //     PrepareForUpdate keeps from old what this path may not change, and
 //     ValidateUpdate replaces the main resource's validation;
 //   - a view of the object in another kind (scale): View says how to read
 //     and write it, and the main resource's rules apply to the result;
+//   - an action a create asks for (pods/eviction): Action reads the
+//     request's body and acts on objects through the server's rules;
 //   - a path miniapi can never serve (pods/log): Unavailable is the
 //     message every request gets.
 type Subresource struct {
@@ -130,6 +191,8 @@ type Subresource struct {
 	ValidateUpdate   func(obj, old runtime.Object) field.ErrorList
 
 	View *View
+
+	Action *Action
 
 	Unavailable string
 }
@@ -149,6 +212,9 @@ type View struct {
 	Validate func(view runtime.Object) field.ErrorList
 	// Apply copies what a client may change from view into parent.
 	Apply func(parent, view runtime.Object)
+	// ReplicasPath is where parent keeps the replicas a Scale sets, for
+	// field management; nil: spec.replicas.
+	ReplicasPath []interface{}
 }
 
 // DeleteStrategy is how an object of a kind goes away. The handlers add
@@ -229,9 +295,10 @@ func (s *Subresource) Serves(verb string) bool {
 	return false
 }
 
-// Converted reports whether the objects are stored as another type, so
-// stored bytes can never be sent as they are.
-func (r *Resource) Converted() bool { return r.StoredAs != nil }
+// Converted reports whether objects change between the store and the
+// client (stored as another type, or pruned and defaulted by a schema on
+// every read), so stored bytes can never be sent as they are.
+func (r *Resource) Converted() bool { return r.StoredAs != nil || r.Schema != nil }
 
 // StorageGroupResource is the group and resource whose keys hold the
 // objects: the resource's own, or those StoredAs names.
@@ -248,7 +315,23 @@ func (r *Resource) StorageVersionKind() schema.GroupVersionKind {
 	if r.StoredAs != nil {
 		return schema.GroupVersionKind{Group: r.StoredAs.Group, Version: r.StoredAs.Version, Kind: r.Kind}
 	}
+	if r.Schema != nil && r.Schema.StorageVersion != "" {
+		return schema.GroupVersionKind{Group: r.Group, Version: r.Schema.StorageVersion, Kind: r.Kind}
+	}
 	return r.GroupVersionKind()
+}
+
+// KeyPrefix is the start of the store keys that hold the objects:
+// /<group>/<resource>/, with "core" for the legacy group. A converted
+// resource (StoredAs) uses the keys of the resource that holds its
+// objects.
+func (r *Resource) KeyPrefix() string {
+	gr := r.StorageGroupResource()
+	group := gr.Group
+	if group == "" {
+		group = "core"
+	}
+	return "/" + group + "/" + gr.Resource + "/"
 }
 
 // Deleter is the kind's DeleteStrategy.

@@ -2,9 +2,12 @@ package registry
 
 // Secrets: stringData is folded into data and never stored, the type
 // defaults to Opaque and never changes, the built-in types' required keys
-// must be there, and an immutable Secret keeps its data for good.
+// must be there, and an immutable Secret keeps its data for good. A TLS
+// Secret whose certificate and key do not make a pair is stored with a
+// warning, as kube-apiserver does.
 
 import (
+	"crypto/tls"
 	"encoding/json"
 
 	corev1 "k8s.io/api/core/v1"
@@ -58,10 +61,23 @@ func (secretStrategy) PrepareForCreate(obj runtime.Object) { defaultSecret(obj.(
 // stringData too.
 func (secretStrategy) PrepareForUpdate(obj, _ runtime.Object) { defaultSecret(obj.(*corev1.Secret)) }
 
+// Warnings: a kubernetes.io/tls Secret's tls.crt and tls.key must load as
+// a PEM key pair; the warning is Go's crypto/tls error, as kube sends it.
+func (secretStrategy) Warnings(obj runtime.Object) []string {
+	s := obj.(*corev1.Secret)
+	if s.Type != corev1.SecretTypeTLS {
+		return nil
+	}
+	if _, err := tls.X509KeyPair(s.Data[corev1.TLSCertKey], s.Data[corev1.TLSPrivateKeyKey]); err != nil {
+		return []string{err.Error()}
+	}
+	return nil
+}
+
 // Validate checks a new Secret.
 func (secretStrategy) Validate(obj runtime.Object) field.ErrorList {
 	s := obj.(*corev1.Secret)
-	errs := validateMetaCreate(&s.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	errs := ValidateMetaCreate(&s.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 	return append(errs, validateSecretData(s)...)
 }
 
@@ -70,7 +86,7 @@ func (secretStrategy) Validate(obj runtime.Object) field.ErrorList {
 // (a changed type is also checked against its required keys, as kube's).
 func (secretStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 	s, o := obj.(*corev1.Secret), old.(*corev1.Secret)
-	errs := validateMetaUpdate(&s.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&s.ObjectMeta, &o.ObjectMeta)
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(s.Type, o.Type, field.NewPath("type"))...)
 	if isTrue(o.Immutable) {
 		errs = append(errs, immutableFlagKept(s.Immutable)...)

@@ -22,9 +22,10 @@ type Seed struct {
 var SystemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system"}
 
 // Seeds are the objects a new cluster has before anyone writes: the
-// system namespaces, and the default/kubernetes Service that points at the
-// API server (the first address of the ClusterIP range, as kube-apiserver
-// keeps it).
+// system namespaces, kube's two system priority classes, kube's bootstrap
+// ClusterRoles and ClusterRoleBindings (BootstrapClusterRoles), and the
+// default/kubernetes Service that points at the API server (the first
+// address of the ClusterIP range, as kube-apiserver keeps it).
 func Seeds(opts Options) ([]Seed, error) {
 	var seeds []Seed
 	for _, name := range SystemNamespaces {
@@ -35,6 +36,15 @@ func Seeds(opts Options) ([]Seed, error) {
 				Spec:       corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{corev1.FinalizerKubernetes}},
 			},
 		})
+	}
+	for _, pc := range SystemPriorityClasses() {
+		seeds = append(seeds, Seed{Resource: schema.GroupVersionResource{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"}, Object: pc})
+	}
+	for _, role := range BootstrapClusterRoles() {
+		seeds = append(seeds, Seed{Resource: schema.GroupVersionResource{Group: rbacGroup, Version: "v1", Resource: "clusterroles"}, Object: role})
+	}
+	for _, binding := range BootstrapClusterRoleBindings() {
+		seeds = append(seeds, Seed{Resource: schema.GroupVersionResource{Group: rbacGroup, Version: "v1", Resource: "clusterrolebindings"}, Object: binding})
 	}
 	svc, err := kubernetesService(opts.withDefaults().ServiceClusterIPRange)
 	if err != nil {

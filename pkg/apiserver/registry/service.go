@@ -80,7 +80,7 @@ func (serviceStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
 // balancer's ingress points.
 func (serviceStrategy) ValidateStatusUpdate(obj, old runtime.Object) field.ErrorList {
 	svc, o := obj.(*corev1.Service), old.(*corev1.Service)
-	errs := validateMetaUpdate(&svc.ObjectMeta, &o.ObjectMeta)
+	errs := ValidateMetaUpdate(&svc.ObjectMeta, &o.ObjectMeta)
 	return append(errs, validateLoadBalancerStatus(&svc.Status.LoadBalancer, svc, field.NewPath("status", "loadBalancer"))...)
 }
 

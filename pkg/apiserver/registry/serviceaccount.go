@@ -50,10 +50,10 @@ func (serviceAccountStrategy) PrepareForUpdate(obj, _ runtime.Object) {
 // Validate checks a new ServiceAccount: only its metadata has rules.
 func (serviceAccountStrategy) Validate(obj runtime.Object) field.ErrorList {
 	sa := obj.(*corev1.ServiceAccount)
-	return validateMetaCreate(&sa.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
+	return ValidateMetaCreate(&sa.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain)
 }
 
 // ValidateUpdate checks metadata.
 func (serviceAccountStrategy) ValidateUpdate(obj, old runtime.Object) field.ErrorList {
-	return validateMetaUpdate(&obj.(*corev1.ServiceAccount).ObjectMeta, &old.(*corev1.ServiceAccount).ObjectMeta)
+	return ValidateMetaUpdate(&obj.(*corev1.ServiceAccount).ObjectMeta, &old.(*corev1.ServiceAccount).ObjectMeta)
 }

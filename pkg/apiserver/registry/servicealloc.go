@@ -139,6 +139,8 @@ func (a *serviceAllocations) AfterDelete(ctx context.Context, obj runtime.Object
 	t.finish(ctx, true)
 }
 
+var _ Repairer = (*serviceAllocations)(nil)
+
 // Repair makes the ranges hold exactly what the stored Services hold.
 func (a *serviceAllocations) Repair(ctx context.Context, stored []runtime.Object) error {
 	if a.unusable != nil {

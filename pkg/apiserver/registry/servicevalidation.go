@@ -48,7 +48,7 @@ var (
 
 // validateService checks a new Service.
 func validateService(svc *corev1.Service) field.ErrorList {
-	errs := validateMetaCreate(&svc.ObjectMeta, true, apimachineryvalidation.NameIsDNS1035Label)
+	errs := ValidateMetaCreate(&svc.ObjectMeta, true, apimachineryvalidation.NameIsDNS1035Label)
 	return append(errs, validateServiceSpec(svc)...)
 }
 
@@ -56,7 +56,7 @@ func validateService(svc *corev1.Service) field.ErrorList {
 // may not change, a loadBalancerClass is immutable, and the new spec must
 // be valid.
 func validateServiceUpdate(svc, old *corev1.Service) field.ErrorList {
-	errs := validateMetaUpdate(&svc.ObjectMeta, &old.ObjectMeta)
+	errs := ValidateMetaUpdate(&svc.ObjectMeta, &old.ObjectMeta)
 	errs = append(errs, validateClusterIPsUpdate(svc, old)...)
 	errs = append(errs, validateIPFamiliesUpdate(svc, old)...)
 	errs = append(errs, validateLoadBalancerClassUpdate(svc, old)...)

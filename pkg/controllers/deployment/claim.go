@@ -19,17 +19,8 @@ var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 // ownership: a matching orphan is adopted, an owned one whose labels no
 // longer match the selector is released.
 func (c *Controller) claimReplicaSets(ctx context.Context, d *appsv1.Deployment, sel labels.Selector) ([]*appsv1.ReplicaSet, error) {
-	stillLive := func(ctx context.Context) (bool, error) {
-		fresh, err := c.client.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		return fresh.UID == d.UID && fresh.DeletionTimestamp == nil, nil
-	}
-	return owner.Claim(ctx, c.log, c.rsIndexer, d, deploymentKind, sel, c.patchRS, stillLive)
+	return owner.Claim(ctx, c.log, c.rsIndexer, d, deploymentKind, sel, c.patchRS,
+		owner.StillLive(d, c.client.AppsV1().Deployments(d.Namespace).Get))
 }
 
 func (c *Controller) patchRS(ctx context.Context, rs *appsv1.ReplicaSet, patch []byte) error {

@@ -14,6 +14,9 @@
 // It is level-triggered: every object with owners is looked at when the
 // collector starts and on every informer resync, so orphans left while it was
 // not running (a crash, --controllers=false) are found too.
+//
+// The resources watched follow discovery (monitors.go): a custom resource
+// served after start is collected within DiscoveryResyncPeriod.
 package garbagecollector
 
 import (
@@ -22,16 +25,22 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
@@ -45,25 +54,63 @@ const (
 	FinalizerOrphan     = metav1.FinalizerOrphanDependents // "orphan"
 )
 
+// metadataResync is how often the metadata informers replay every object,
+// as the controllers' shared informers do: each replay is a level-triggered
+// look at every owned object.
+const metadataResync = 10 * time.Minute
+
+// DefaultDiscoveryResyncPeriod is how often discovery is asked again by
+// default, as by kube-controller-manager's garbage collector.
+const DefaultDiscoveryResyncPeriod = 30 * time.Second
+
 // Config configures a Collector.
 type Config struct {
 	Client    kubernetes.Interface
 	Informers informers.SharedInformerFactory
-	Logger    *slog.Logger
-	Clock     clock.WithTicker
+	// Metadata, if set, extends the collector from Pods, ReplicaSets and
+	// Deployments (watched through Informers) to every other namespaced
+	// resource that Client's discovery lists as deletable, watched through
+	// metadata-only informers the collector starts and stops itself.
+	Metadata metadata.Interface
+	// DiscoveryResyncPeriod is how often discovery is asked again (with
+	// Metadata), so that a resource served after start (a custom
+	// resource) is collected and one no longer served is let go; default
+	// DefaultDiscoveryResyncPeriod.
+	DiscoveryResyncPeriod time.Duration
+	Logger                *slog.Logger
+	Clock                 clock.WithTicker
 	// Workers is how many objects are handled concurrently; default 4.
 	Workers int
 }
 
 // Collector is the garbage collector.
 type Collector struct {
-	kinds  []*kind
+	// typed are the kinds watched through the shared informers; fixed.
+	typed []*kind
+	// kinds are typed and the monitors' kinds: the kinds collected now.
+	// The slice is replaced whole, never changed in place.
+	kinds   []*kind
+	kindsMu sync.RWMutex
+
+	// With Config.Metadata: the resources found by discovery, each with
+	// its monitor, and the context monitors run with (nil unless Run is
+	// running).
+	discovery       discovery.DiscoveryInterface
+	metadata        metadata.Interface
+	resyncPeriod    time.Duration
+	monitors        map[schema.GroupVersionResource]*monitor
+	runCtx          context.Context
+	monitorsMu      sync.Mutex
+	monitorsRunning sync.WaitGroup
+
+	clock  clock.WithTicker
 	log    *slog.Logger
 	driver *driver.Driver
 }
 
-// New validates cfg, fills defaults and registers the owner index and the
-// event handlers on the pod, replicaset and deployment informers.
+// New validates cfg, fills defaults, discovers the resources to collect
+// (with cfg.Metadata) and registers the owner index and the event handlers
+// on every kind's informer.
 func New(cfg Config) (*Collector, error) {
 	if cfg.Client == nil || cfg.Informers == nil {
 		return nil, errors.New("garbagecollector: Client and Informers are required")
@@ -77,31 +124,79 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 4
 	}
-	c := &Collector{kinds: kinds(cfg.Client, cfg.Informers), log: cfg.Logger.With("controller", "garbagecollector")}
-	var synced []cache.InformerSynced
-	for _, k := range c.kinds {
-		synced = append(synced, k.informer.HasSynced)
+	if cfg.DiscoveryResyncPeriod <= 0 {
+		cfg.DiscoveryResyncPeriod = DefaultDiscoveryResyncPeriod
+	}
+	c := &Collector{
+		typed:     kinds(cfg.Client, cfg.Informers),
+		discovery: cfg.Client.Discovery(), metadata: cfg.Metadata, resyncPeriod: cfg.DiscoveryResyncPeriod,
+		monitors: map[schema.GroupVersionResource]*monitor{},
+		clock:    cfg.Clock, log: cfg.Logger.With("controller", "garbagecollector"),
 	}
 	d, err := driver.New(driver.Config{
-		Name: "garbagecollector", Reconciler: c, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock, Synced: synced,
+		Name: "garbagecollector", Reconciler: c, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
+		Synced: []cache.InformerSynced{c.cachesSynced},
 	})
 	if err != nil {
 		return nil, err
 	}
 	c.driver = d
-	for _, k := range c.kinds {
-		if err := k.informer.AddIndexers(cache.Indexers{ownerUIDIndex: indexByOwnerUID}); err != nil {
-			return nil, fmt.Errorf("garbagecollector: %w", err)
-		}
-		if _, err := k.informer.AddEventHandler(c.handlers(k)); err != nil {
+	for _, k := range c.typed {
+		if err := c.watch(k); err != nil {
 			return nil, fmt.Errorf("garbagecollector: %w", err)
 		}
 	}
+	if cfg.Metadata != nil {
+		found, failed, err := deletableResources(context.Background(), c.discovery, c.typed)
+		if err != nil {
+			return nil, fmt.Errorf("garbagecollector: %w", err)
+		}
+		if failed != nil {
+			c.log.Warn("some groups failed discovery; their resources are not collected until they answer", "groups", slices.Collect(maps.Keys(failed)))
+		}
+		for gvr, kindName := range found {
+			m, err := c.newMonitor(gvr, kindName)
+			if err != nil {
+				return nil, err
+			}
+			c.monitors[gvr] = m
+		}
+	}
+	c.monitorsMu.Lock()
+	c.publishKinds()
+	c.monitorsMu.Unlock()
 	return c, nil
 }
 
-// Run runs the collector until ctx is done.
-func (c *Collector) Run(ctx context.Context) error { return c.driver.Run(ctx) }
+// watch registers the owner index and the event handlers on k's informer.
+func (c *Collector) watch(k *kind) error {
+	if err := k.informer.AddIndexers(cache.Indexers{ownerUIDIndex: indexByOwnerUID}); err != nil {
+		return err
+	}
+	_, err := k.informer.AddEventHandler(c.handlers(k))
+	return err
+}
+
+// currentKinds are the kinds collected now.
+func (c *Collector) currentKinds() []*kind {
+	c.kindsMu.RLock()
+	defer c.kindsMu.RUnlock()
+	return c.kinds
+}
+
+// Run runs the collector, the monitors it owns and, with Config.Metadata,
+// the periodic discovery that starts and stops them, until ctx is done
+// and all of them have stopped.
+func (c *Collector) Run(ctx context.Context) error {
+	if c.metadata != nil {
+		c.startMonitors(ctx)
+		defer c.stopMonitors()
+		var loop sync.WaitGroup
+		defer loop.Wait()
+		loop.Go(func() { c.resyncLoop(ctx) })
+	}
+	return c.driver.Run(ctx)
+}
 
 // handlers enqueue what a change may concern: the object itself if it has
 // owners or is being deleted with a finalizer of ours; its owners if they
@@ -172,9 +267,13 @@ func ourFinalizer(m metav1.Object) bool {
 	return slices.Contains(f, FinalizerForeground) || slices.Contains(f, FinalizerOrphan)
 }
 
+// kindOf is the kind r names, in whichever version, or nil if the
+// collector does not watch it (a cluster-scoped kind, or a resource
+// discovery has not listed yet).
 func (c *Collector) kindOf(r metav1.OwnerReference) *kind {
-	for _, k := range c.kinds {
-		if k.kind == r.Kind && k.apiVersion == r.APIVersion {
+	gk := schema.FromAPIVersionAndKind(r.APIVersion, r.Kind).GroupKind()
+	for _, k := range c.currentKinds() {
+		if k.gk == gk {
 			return k
 		}
 	}
@@ -185,7 +284,7 @@ func (c *Collector) kindOf(r metav1.OwnerReference) *kind {
 // owner.
 func (c *Collector) dependents(uid types.UID) []object {
 	var out []object
-	for _, k := range c.kinds {
+	for _, k := range c.currentKinds() {
 		objs, _ := k.informer.GetIndexer().ByIndex(ownerUIDIndex, string(uid))
 		for _, o := range objs {
 			if m, err := meta.Accessor(o); err == nil {
@@ -197,7 +296,7 @@ func (c *Collector) dependents(uid types.UID) []object {
 }
 
 // Reconcile looks at the object named key ("pods/ns/name",
-// "replicasets/ns/name" or "deployments/ns/name") and takes the one step
+// "replicasets/ns/name", "leases.coordination.k8s.io/ns/name", ...) and takes the one step
 // the rules above ask for. Level-based: it reads the object and its owners
 // or dependents as they are now, never what an event said, so it is safe to
 // repeat and heals anything missed while it was not running.
@@ -207,7 +306,7 @@ func (c *Collector) Reconcile(ctx context.Context, key string) error {
 		return nil
 	}
 	var k *kind
-	for _, kk := range c.kinds {
+	for _, kk := range c.currentKinds() {
 		if kk.resource == res {
 			k = kk
 		}
@@ -266,7 +365,10 @@ func (c *Collector) checkOwners(ctx context.Context, o object) error {
 // ownerExists reports whether the object r names exists with r's uid. The
 // cache answers "yes"; a "no" is confirmed with the API, since the cache may
 // not have seen a new owner yet. Owners of kinds the collector does not
-// know are taken to exist.
+// watch are taken to exist, never guessed gone: the kind may be cluster
+// scoped, or served since the last discovery (kube's collector retries
+// such an owner; this one looks again at its dependents once discovery
+// lists the kind, see enqueueDependentsOf).
 func (c *Collector) ownerExists(ctx context.Context, ns string, r metav1.OwnerReference) (bool, error) {
 	k := c.kindOf(r)
 	if k == nil {
@@ -312,8 +414,22 @@ func (c *Collector) deleteDependents(ctx context.Context, o object) error {
 	if blocking > 0 {
 		return nil // their deletion events bring us back
 	}
+	if err := c.requireSynced(); err != nil {
+		return err
+	}
 	c.log.Info("reconcile", "object", o.String(), "desired", "dependents gone first (foreground)", "observed", "no blocking dependents", "action", "remove finalizer "+FinalizerForeground)
 	return c.removeFinalizer(ctx, o, FinalizerForeground)
+}
+
+// errNotSynced is retried: an owner cannot know all its dependents until
+// every cache has synced, a monitor just started by discovery among them.
+var errNotSynced = errors.New("waiting for the caches to sync before removing the finalizer")
+
+func (c *Collector) requireSynced() error {
+	if !c.cachesSynced() {
+		return errNotSynced
+	}
+	return nil
 }
 
 func blocks(dep metav1.Object, owner types.UID) bool {
@@ -340,6 +456,9 @@ func (c *Collector) orphanDependents(ctx context.Context, o object) error {
 		if err := c.setOwnerRefs(ctx, d, keep); err != nil {
 			return err
 		}
+	}
+	if err := c.requireSynced(); err != nil {
+		return err
 	}
 	c.log.Info("reconcile", "object", o.String(), "desired", "dependents orphaned", "observed", "no dependents", "action", "remove finalizer "+FinalizerOrphan)
 	return c.removeFinalizer(ctx, o, FinalizerOrphan)

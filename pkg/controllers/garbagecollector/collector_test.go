@@ -108,7 +108,7 @@ func TestBackgroundStripsDanglingReferenceWhenAnOwnerRemains(t *testing.T) {
 func waitGone(t *testing.T, c *Collector, key string) {
 	t.Helper()
 	gone := func(context.Context) (bool, error) {
-		for _, k := range c.kinds {
+		for _, k := range c.currentKinds() {
 			if _, ok, _ := k.informer.GetIndexer().GetByKey(key); ok {
 				return false, nil
 			}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -37,7 +38,11 @@ type kind struct {
 	resource   string // "replicasets", the first part of a queue key
 	apiVersion string // "apps/v1", as ownerReferences name it
 	kind       string // "ReplicaSet"
-	informer   cache.SharedIndexInformer
+	// gk is what an ownerReference must name to point at this kind: its
+	// group and kind, in any version (an object is the same whichever
+	// version it is read in).
+	gk       schema.GroupKind
+	informer cache.SharedIndexInformer
 	// get reads the object from the API, not the cache: the collector
 	// deletes only what the server says is orphaned.
 	get    func(ctx context.Context, ns, name string) (metav1.Object, error)
@@ -50,7 +55,7 @@ type kind struct {
 func kinds(client kubernetes.Interface, inf informers.SharedInformerFactory) []*kind {
 	core, apps := client.CoreV1(), client.AppsV1()
 	mp := types.MergePatchType
-	return []*kind{
+	typed := []*kind{
 		{
 			resource: "pods", apiVersion: "v1", kind: "Pod", informer: inf.Core().V1().Pods().Informer(),
 			get: func(ctx context.Context, ns, name string) (metav1.Object, error) {
@@ -106,6 +111,10 @@ func kinds(client kubernetes.Interface, inf informers.SharedInformerFactory) []*
 			},
 		},
 	}
+	for _, k := range typed {
+		k.gk = schema.FromAPIVersionAndKind(k.apiVersion, k.kind).GroupKind()
+	}
+	return typed
 }
 
 // object is a cached object with its kind.

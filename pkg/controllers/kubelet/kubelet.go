@@ -40,8 +40,13 @@ type Config struct {
 	// PodReadyDelay is how long a pod takes from bound to Running/Ready and
 	// from deletion requested to gone (--pod-ready-delay); 0 is at once.
 	PodReadyDelay time.Duration
-	Logger        *slog.Logger
-	Clock         clock.WithTicker
+	// PodRunDuration is how long the containers of a run-to-completion pod
+	// (restartPolicy Never or OnFailure) run before they exit
+	// (--pod-run-duration); a pod's miniapi.dev/run-duration annotation
+	// overrides it. Default DefaultPodRunDuration; negative is an error.
+	PodRunDuration time.Duration
+	Logger         *slog.Logger
+	Clock          clock.WithTicker
 	// Workers is how many pods are handled concurrently; default 16 (each
 	// status write waits for an fsync; concurrent ones share it).
 	Workers int
@@ -55,6 +60,7 @@ type Kubelet struct {
 	nodes       corelisters.NodeLister
 	newRecorder func(corev1.EventSource) record.EventRecorder
 	delay       time.Duration
+	runFor      time.Duration
 	log         *slog.Logger
 	clock       clock.Clock
 	driver      *driver.Driver
@@ -71,6 +77,13 @@ type Kubelet struct {
 	// in the cache: a patch has no version check, so without it every
 	// event that arrives before the kubelet's own would send it again.
 	posted map[types.UID]bool
+	// exited holds, per pod, the run state (see runState) a container
+	// exit or restart was posted from: until the cache moves past it, the
+	// same step is not sent again (it would count a restart twice).
+	exited map[types.UID]string
+	// running holds, per pod and run state, when this kubelet first saw
+	// a container running (see runStart); dropped when the pod is gone.
+	running map[types.UID]runStart
 }
 
 // New validates cfg, fills defaults and registers the event handlers.
@@ -80,6 +93,12 @@ func New(cfg Config) (*Kubelet, error) {
 	}
 	if cfg.PodReadyDelay < 0 {
 		return nil, fmt.Errorf("kubelet: --pod-ready-delay must not be negative, got %s", cfg.PodReadyDelay)
+	}
+	if cfg.PodRunDuration < 0 {
+		return nil, fmt.Errorf("kubelet: --pod-run-duration must not be negative, got %s", cfg.PodRunDuration)
+	}
+	if cfg.PodRunDuration == 0 {
+		cfg.PodRunDuration = DefaultPodRunDuration
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -98,12 +117,14 @@ func New(cfg Config) (*Kubelet, error) {
 		nodes:       nodeInf.Lister(),
 		newRecorder: cfg.NewRecorder,
 		delay:       cfg.PodReadyDelay,
+		runFor:      cfg.PodRunDuration,
 		log:         cfg.Logger.With("controller", "kubelet"),
 		clock:       cfg.Clock,
 		recorders:   map[string]record.EventRecorder{},
 		started:     map[types.UID]time.Time{},
 		stopping:    map[types.UID]time.Time{},
 		posted:      map[types.UID]bool{},
+		exited:      map[types.UID]string{},
 	}
 	d, err := driver.New(driver.Config{
 		Name: "kubelet", Reconciler: k, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
@@ -161,9 +182,11 @@ func (k *Kubelet) enqueuePodsOn(nodeName string) {
 // Run runs the kubelet until ctx is done.
 func (k *Kubelet) Run(ctx context.Context) error { return k.driver.Run(ctx) }
 
-// needsWork: a pod being deleted, or a bound pod not yet running.
+// needsWork: a pod being deleted, a bound pod not yet running, or a
+// running pod whose containers will exit.
 func needsWork(p *corev1.Pod) bool {
-	return p.DeletionTimestamp != nil || (p.Spec.NodeName != "" && p.Status.Phase == corev1.PodPending)
+	return p.DeletionTimestamp != nil || (p.Spec.NodeName != "" && p.Status.Phase == corev1.PodPending) ||
+		(p.Status.Phase == corev1.PodRunning && runsToCompletion(p))
 }
 
 func (k *Kubelet) onDelete(obj any) {
@@ -179,6 +202,8 @@ func (k *Kubelet) onDelete(obj any) {
 	delete(k.started, p.UID)
 	delete(k.posted, p.UID)
 	delete(k.stopping, p.UID)
+	delete(k.exited, p.UID)
+	delete(k.running, p.UID)
 	k.mu.Unlock()
 }
 
@@ -189,6 +214,9 @@ func (k *Kubelet) onDelete(obj any) {
 //   - bound to a simulated node and Pending: once the delay has passed since
 //     the kubelet saw it bound, post the Running status; before that, come
 //     back when it has;
+//   - Running with restartPolicy Never or OnFailure: once its run duration
+//     has passed since the containers started, post their exit (see
+//     completion.go); before that, come back when it has;
 //   - bound to a node that does not exist: force-delete it (an orphan);
 //   - anything else: nothing.
 func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
@@ -211,6 +239,9 @@ func (k *Kubelet) Reconcile(ctx context.Context, key string) error {
 	}
 	if pod.Spec.NodeName == "" || pod.Status.Phase != corev1.PodPending {
 		k.forgetStart(pod.UID)
+		if pod.Status.Phase == corev1.PodRunning && runsToCompletion(pod) && k.simulated(pod.Spec.NodeName) {
+			return k.run(ctx, key, pod)
+		}
 		return nil
 	}
 	nd, err := k.nodes.Get(pod.Spec.NodeName)
@@ -244,6 +275,12 @@ func (k *Kubelet) remaining(m map[types.UID]time.Time, uid types.UID, delay time
 	}
 	k.mu.Unlock()
 	return first.Add(delay).Sub(now)
+}
+
+// simulated reports whether nodeName is a node this kubelet simulates.
+func (k *Kubelet) simulated(nodeName string) bool {
+	nd, err := k.nodes.Get(nodeName)
+	return err == nil && nd.Annotations[node.SimulatedAnnotation] == "true"
 }
 
 func (k *Kubelet) forgetStart(uid types.UID) {

@@ -28,12 +28,20 @@ type env struct {
 
 func setup(t *testing.T, delay time.Duration, objs ...runtime.Object) env {
 	t.Helper()
+	return setupConfig(t, Config{PodReadyDelay: delay}, objs...)
+}
+
+// setupConfig builds a Kubelet from cfg, with the fake client, informers,
+// recorder and clock filled in.
+func setupConfig(t *testing.T, cfg Config, objs ...runtime.Object) env {
+	t.Helper()
 	client := fake.NewClientset(append(objs, node.Desired(1, metav1.Now()))...)
 	inf := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
 	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	k, err := New(Config{Client: client, Informers: inf, PodReadyDelay: delay, Clock: clk,
-		NewRecorder: func(corev1.EventSource) record.EventRecorder { return rec }})
+	cfg.Client, cfg.Informers, cfg.Clock = client, inf, clk
+	cfg.NewRecorder = func(corev1.EventSource) record.EventRecorder { return rec }
+	k, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,13 +17,16 @@ type leftovers struct {
 	finalizers map[string]int
 	// deleteErr is the first failed deletion, if any.
 	deleteErr error
+	// discoveryErr says which groups discovery could not read: their
+	// objects may still be there.
+	discoveryErr error
 }
 
 func (l leftovers) empty() bool { return len(l.counts) == 0 }
 
 // conditions are the status conditions kube's namespace controller keeps
-// on a terminating namespace, with its reasons and wording. miniapi serves
-// a fixed set of kinds, so discovery and group-version parsing never fail.
+// on a terminating namespace, with its reasons and wording. Group versions
+// come from miniapi's own discovery, so parsing them never fails.
 func (l leftovers) conditions(now metav1.Time) []corev1.NamespaceCondition {
 	c := func(t corev1.NamespaceConditionType, s corev1.ConditionStatus, reason, msg string) corev1.NamespaceCondition {
 		return corev1.NamespaceCondition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: now}
@@ -31,6 +34,9 @@ func (l leftovers) conditions(now metav1.Time) []corev1.NamespaceCondition {
 	out := []corev1.NamespaceCondition{
 		c(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse, "ResourcesDiscovered", "All resources successfully discovered"),
 		c(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse, "ParsedGroupVersions", "All legacy kube types successfully parsed"),
+	}
+	if l.discoveryErr != nil {
+		out[0] = c(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionTrue, "DiscoveryFailed", l.discoveryErr.Error())
 	}
 	if l.deleteErr != nil {
 		out = append(out, c(corev1.NamespaceDeletionContentFailure, corev1.ConditionTrue, "ContentDeletionFailed", l.deleteErr.Error()))

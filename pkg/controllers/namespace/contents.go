@@ -2,146 +2,85 @@ package namespace
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
 
-	appsv1 "k8s.io/api/apps/v1"
-	coordinationv1 "k8s.io/api/coordination/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 )
 
-// contents is one namespaced resource a namespace can hold.
-type contents struct {
-	// resource is "<plural>.<group>" as kube's namespace conditions name
-	// it ("pods." for the core group).
-	resource string
-	// finalizers asks the API (not a cache) for the objects left, one
-	// entry per object holding its finalizers.
-	finalizers func(ctx context.Context, ns string) ([][]string, error)
-	// deleteAll deletes them all with one deletecollection, in the
-	// background (the garbage collector takes care of dependents).
-	deleteAll func(ctx context.Context, ns string) error
+// namespacedResource is one kind of object a namespace can hold, as
+// discovery lists it.
+type namespacedResource struct {
+	gvr schema.GroupVersionResource
+	// canDeleteCollection: delete them all with one request; otherwise
+	// one delete per object.
+	canDeleteCollection bool
+}
+
+// name is "<plural>.<group>", as kube's namespace conditions name a
+// resource ("pods." for the core group).
+func (r namespacedResource) name() string { return r.gvr.Resource + "." + r.gvr.Group }
+
+// namespacedResources asks discovery, as kube-controller-manager does on
+// every pass, for each namespaced resource that can be deleted, in its
+// preferred version. Custom resources come and go, so nothing is cached.
+// A group discovery could not read is reported in err, with the rest.
+func (c *Controller) namespacedResources() ([]namespacedResource, error) {
+	lists, err := discovery.ServerPreferredNamespacedResources(c.discovery)
+	if err != nil && len(lists) == 0 {
+		return nil, err
+	}
+	var out []namespacedResource
+	for _, list := range discovery.FilteredBy(discovery.SupportsAllVerbs{Verbs: []string{"list", "delete"}}, lists) {
+		gv, perr := schema.ParseGroupVersion(list.GroupVersion)
+		if perr != nil {
+			err = errors.Join(err, perr)
+			continue
+		}
+		for _, r := range list.APIResources {
+			out = append(out, namespacedResource{
+				gvr:                 gv.WithResource(r.Name),
+				canDeleteCollection: slices.Contains(r.Verbs, "deletecollection"),
+			})
+		}
+	}
+	return out, err
 }
 
 var background = metav1.DeletePropagationBackground
 
-func finalizersOf[T any](items []T, meta func(*T) metav1.Object) [][]string {
-	out := make([][]string, len(items))
-	for i := range items {
-		out[i] = meta(&items[i]).GetFinalizers()
+// remaining lists the objects of r left in namespace ns. It asks the API,
+// not a cache, so a pass never finalizes a namespace on stale news.
+func (c *Controller) remaining(ctx context.Context, r namespacedResource, ns string) ([]metav1.PartialObjectMetadata, error) {
+	list, err := c.metadata.Resource(r.gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if apierrors.IsNotFound(err) { // the resource went away (its CRD was deleted)
+		return nil, nil
 	}
-	return out
+	if err != nil {
+		return nil, fmt.Errorf("listing %s in %s: %w", r.name(), ns, err)
+	}
+	return list.Items, nil
 }
 
-// namespacedKinds lists what miniapi serves in a namespace, owners before
-// dependents so that controllers do not recreate what was just deleted, and
-// events last since deleting the others records some.
-func namespacedKinds(client kubernetes.Interface) []contents {
-	core, apps, leases := client.CoreV1(), client.AppsV1(), client.CoordinationV1()
+// deleteAll deletes items, the objects of r in namespace ns, in the
+// background: the garbage collector takes care of their dependents.
+func (c *Controller) deleteAll(ctx context.Context, r namespacedResource, ns string, items []metav1.PartialObjectMetadata) error {
+	client := c.metadata.Resource(r.gvr).Namespace(ns)
 	del := metav1.DeleteOptions{PropagationPolicy: &background}
-	all := metav1.ListOptions{}
-	return []contents{
-		{"deployments.apps",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := apps.Deployments(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *appsv1.Deployment) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error {
-				return apps.Deployments(ns).DeleteCollection(ctx, del, all)
-			}},
-		{"replicasets.apps",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := apps.ReplicaSets(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *appsv1.ReplicaSet) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error {
-				return apps.ReplicaSets(ns).DeleteCollection(ctx, del, all)
-			}},
-		{"pods.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.Pods(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.Pod) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error { return core.Pods(ns).DeleteCollection(ctx, del, all) }},
-		{"configmaps.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.ConfigMaps(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.ConfigMap) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error { return core.ConfigMaps(ns).DeleteCollection(ctx, del, all) }},
-		{"services.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.Services(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.Service) metav1.Object { return o }), nil
-			},
-			// client-go's typed Services client has no DeleteCollection.
-			func(ctx context.Context, ns string) error {
-				l, err := core.Services(ns).List(ctx, all)
-				if err != nil {
-					return err
-				}
-				for _, svc := range l.Items {
-					if err := core.Services(ns).Delete(ctx, svc.Name, del); err != nil && !apierrors.IsNotFound(err) {
-						return err
-					}
-				}
-				return nil
-			}},
-		{"leases.coordination.k8s.io",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := leases.Leases(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *coordinationv1.Lease) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error { return leases.Leases(ns).DeleteCollection(ctx, del, all) }},
-		{"secrets.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.Secrets(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.Secret) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error { return core.Secrets(ns).DeleteCollection(ctx, del, all) }},
-		// The serviceaccount controller makes no new "default" in a
-		// terminating namespace, so this one stays deleted.
-		{"serviceaccounts.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.ServiceAccounts(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.ServiceAccount) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error {
-				return core.ServiceAccounts(ns).DeleteCollection(ctx, del, all)
-			}},
-		{"events.",
-			func(ctx context.Context, ns string) ([][]string, error) {
-				l, err := core.Events(ns).List(ctx, all)
-				if err != nil {
-					return nil, err
-				}
-				return finalizersOf(l.Items, func(o *corev1.Event) metav1.Object { return o }), nil
-			},
-			func(ctx context.Context, ns string) error { return core.Events(ns).DeleteCollection(ctx, del, all) }},
+	if r.canDeleteCollection {
+		if err := client.DeleteCollection(ctx, del, metav1.ListOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting %s in %s: %w", r.name(), ns, err)
+		}
+		return nil
 	}
+	for _, item := range items {
+		if err := client.Delete(ctx, item.Name, del); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting %s in %s: %w", r.name(), ns, err)
+		}
+	}
+	return nil
 }

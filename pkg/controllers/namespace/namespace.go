@@ -17,9 +17,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
@@ -28,7 +30,12 @@ import (
 
 // Config configures a Controller.
 type Config struct {
-	Client    kubernetes.Interface
+	// Client reads and finalizes namespaces, and its discovery client
+	// lists the resources a namespace can hold.
+	Client kubernetes.Interface
+	// Metadata lists and deletes those resources' objects, whatever their
+	// kind.
+	Metadata  metadata.Interface
 	Informers informers.SharedInformerFactory
 	Logger    *slog.Logger
 	Clock     clock.WithTicker
@@ -40,19 +47,20 @@ type Config struct {
 
 // Controller empties and finalizes terminating namespaces.
 type Controller struct {
-	client   kubernetes.Interface
-	ns       corelisters.NamespaceLister
-	contents []contents
-	recheck  time.Duration
-	clock    clock.Clock
-	log      *slog.Logger
-	driver   *driver.Driver
+	client    kubernetes.Interface
+	discovery discovery.DiscoveryInterface
+	metadata  metadata.Interface
+	ns        corelisters.NamespaceLister
+	recheck   time.Duration
+	clock     clock.Clock
+	log       *slog.Logger
+	driver    *driver.Driver
 }
 
 // New validates cfg, fills defaults and registers the event handlers.
 func New(cfg Config) (*Controller, error) {
-	if cfg.Client == nil || cfg.Informers == nil {
-		return nil, errors.New("namespace: Client and Informers are required")
+	if cfg.Client == nil || cfg.Metadata == nil || cfg.Informers == nil {
+		return nil, errors.New("namespace: Client, Metadata and Informers are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -65,12 +73,13 @@ func New(cfg Config) (*Controller, error) {
 	}
 	inf := cfg.Informers.Core().V1().Namespaces()
 	c := &Controller{
-		client:   cfg.Client,
-		ns:       inf.Lister(),
-		contents: namespacedKinds(cfg.Client),
-		recheck:  cfg.Recheck,
-		clock:    cfg.Clock,
-		log:      cfg.Logger.With("controller", "namespace"),
+		client:    cfg.Client,
+		discovery: cfg.Client.Discovery(),
+		metadata:  cfg.Metadata,
+		ns:        inf.Lister(),
+		recheck:   cfg.Recheck,
+		clock:     cfg.Clock,
+		log:       cfg.Logger.With("controller", "namespace"),
 	}
 	d, err := driver.New(driver.Config{
 		Name: "namespace", Reconciler: c, Workers: 2, Logger: cfg.Logger, Clock: cfg.Clock,
@@ -119,10 +128,10 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	if err := c.writeConditions(ctx, ns, left); err != nil {
 		return err
 	}
-	if !left.empty() {
+	if !left.empty() || left.discoveryErr != nil {
 		c.log.Info("reconcile", "namespace", key, "desired", "empty, then gone", "observed", "remaining: "+joinCounts(left.counts, "%s %d"), "action", "delete contents, look again in "+c.recheck.String())
 		c.driver.EnqueueAfter(key, c.recheck)
-		return left.deleteErr
+		return errors.Join(left.deleteErr, left.discoveryErr)
 	}
 	c.log.Info("reconcile", "namespace", key, "desired", "empty, then gone", "observed", "empty", "action", "finalize (remove the kubernetes finalizer)")
 	upd := ns.DeepCopy()
@@ -134,27 +143,29 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	return err
 }
 
-// deleteContents deletes every object of every kind in namespace ns and
-// reports what was still there. A failed deletion is recorded, not
-// returned: the other kinds are still deleted.
+// deleteContents deletes every object of every namespaced resource in
+// namespace ns and reports what was still there. A failed deletion is
+// recorded, not returned: the other resources are still deleted.
 func (c *Controller) deleteContents(ctx context.Context, ns string) (leftovers, error) {
 	left := leftovers{counts: map[string]int{}, finalizers: map[string]int{}}
-	for _, k := range c.contents {
-		objs, err := k.finalizers(ctx, ns)
+	resources, err := c.namespacedResources()
+	left.discoveryErr = err
+	for _, r := range resources {
+		items, err := c.remaining(ctx, r, ns)
 		if err != nil {
-			return left, fmt.Errorf("listing %s in %s: %w", k.resource, ns, err)
+			return left, err
 		}
-		if len(objs) == 0 {
+		if len(items) == 0 {
 			continue
 		}
-		left.counts[k.resource] = len(objs)
-		for _, fs := range objs {
-			for _, f := range fs {
+		left.counts[r.name()] = len(items)
+		for _, item := range items {
+			for _, f := range item.Finalizers {
 				left.finalizers[f]++
 			}
 		}
-		if err := k.deleteAll(ctx, ns); err != nil && !apierrors.IsNotFound(err) && left.deleteErr == nil {
-			left.deleteErr = fmt.Errorf("deleting %s in %s: %w", k.resource, ns, err)
+		if err := c.deleteAll(ctx, r, ns, items); err != nil && left.deleteErr == nil {
+			left.deleteErr = err
 		}
 	}
 	return left, nil

@@ -5,10 +5,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
@@ -21,28 +19,8 @@ var rsKind = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
 // matches is released. Only the pods rs owns or could own are looked at,
 // through the controller-UID index.
 func (c *Controller) claimPods(ctx context.Context, rs *appsv1.ReplicaSet, sel labels.Selector) ([]*corev1.Pod, error) {
-	return owner.Claim(ctx, c.log, c.podIndexer, rs, rsKind, sel, c.patchPod,
-		func(ctx context.Context) (bool, error) { return c.stillLive(ctx, rs) })
-}
-
-func (c *Controller) stillLive(ctx context.Context, rs *appsv1.ReplicaSet) (bool, error) {
-	fresh, err := c.client.AppsV1().ReplicaSets(rs.Namespace).Get(ctx, rs.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return fresh.UID == rs.UID && fresh.DeletionTimestamp == nil, nil
-}
-
-// patchPod sends an ownership patch; a pod that is already gone is fine.
-func (c *Controller) patchPod(ctx context.Context, pod *corev1.Pod, patch []byte) error {
-	_, err := c.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
+	return owner.Claim(ctx, c.log, c.podIndexer, rs, rsKind, sel, owner.PodPatcher(c.client),
+		owner.StillLive(rs, c.client.AppsV1().ReplicaSets(rs.Namespace).Get))
 }
 
 // matchingReplicaSets lists the ReplicaSets in pod's namespace whose

@@ -1,7 +1,9 @@
 // Package scheduler is miniapi's simulated kube-scheduler: it binds every
 // unscheduled pod that asks for the default scheduler to the Ready node with
-// the fewest pods (ties by name), so pods spread evenly. It knows nothing of
-// resources, affinity or taints — there are no real machines to fit.
+// the fewest pods (ties by name), so pods spread evenly. Of the filters it
+// keeps only the pod's nodeSelector and required node affinity (a
+// DaemonSet pod names its node that way); it knows nothing of resources or
+// taints — there are no real machines to fit.
 package scheduler
 
 import (
@@ -23,6 +25,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/utils/clock"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
@@ -204,9 +207,10 @@ func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 // nodes there are, schedulable or not.
 func (s *Scheduler) choose(pod *corev1.Pod) (chosen string, total int) {
 	nodes, _ := s.nodes.List(labels.Everything())
+	fits := nodeaffinity.GetRequiredNodeAffinity(pod)
 	var names []string
 	for _, n := range nodes {
-		if node.Ready(n) && !n.Spec.Unschedulable && n.DeletionTimestamp == nil {
+		if ok, _ := fits.Match(n); ok && node.Ready(n) && !n.Spec.Unschedulable && n.DeletionTimestamp == nil {
 			names = append(names, n.Name)
 		}
 	}

@@ -22,6 +22,10 @@ type Options struct {
 	ProgressInterval time.Duration
 	// MaxBatch caps the writes that share one transaction. Default 1024.
 	MaxBatch int
+	// NoSync commits without fsync (miniapi's --unsafe-no-fsync): a write
+	// is acknowledged before it is on disk, so a crash of the machine may
+	// lose it. For throwaway test servers only.
+	NoSync bool
 	// Logger receives the store's few log lines. Default slog.Default().
 	Logger *slog.Logger
 	// OnCommit, when set, is called by the committer after each

@@ -54,6 +54,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
+	db.NoSync = opts.NoSync
 	st, err := loadState(db, opts.HistorySize)
 	if err != nil {
 		_ = db.Close()

@@ -1,8 +1,8 @@
 // Package harness starts the real bin/miniapi for end-to-end tests and runs
-// the real command-line tools (bin/minictl, bin/kubectl) against it.
+// the real command-line tools (bin/minictl, bin/kubectl, bin/helm) against it.
 //
-// The binaries are built by `make build` and `make kubectl`; a test that
-// cannot find one fails with a message that says so.
+// The binaries are built by `make build`, `make kubectl` and `make helm`; a
+// test that cannot find one fails with a message that says so.
 package harness
 
 import (
@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // RepoRoot is the product repository's top folder.
@@ -36,7 +36,7 @@ func Binary(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join(RepoRoot(), "bin", name)
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s is missing: run `make build kubectl` first (%v)", p, err)
+		t.Fatalf("%s is missing: run `make build kubectl helm` first (%v)", p, err)
 	}
 	return p
 }
@@ -69,20 +69,18 @@ func Start(t testing.TB, extraArgs ...string) *Server {
 }
 
 // start runs the server with scheme's URL (https needs the TLS flags in
-// extraArgs).
+// extraArgs). The first start listens on port 0, so the kernel picks a port
+// no other process holds (choosing a free port and passing it on races
+// with every other test binary); restarts keep the port the server got.
 func start(t testing.TB, scheme string, extraArgs []string) *Server {
 	t.Helper()
 	dir := t.TempDir()
 	s := &Server{
 		t:       t,
-		Addr:    freeAddr(t),
 		DataDir: filepath.Join(dir, "data"),
 		logPath: filepath.Join(dir, "miniapi.log"),
 	}
-	s.URL = scheme + "://" + s.Addr
 	s.Kubeconfig = filepath.Join(s.DataDir, "kubeconfig")
-	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
-	s.start(s.args)
 	t.Cleanup(func() {
 		if s.cmd != nil {
 			s.Kill()
@@ -91,20 +89,44 @@ func start(t testing.TB, scheme string, extraArgs []string) *Server {
 			s.dumpLog()
 		}
 	})
+	s.launch(append([]string{"--data-dir", s.DataDir, "--listen", "127.0.0.1:0"}, extraArgs...))
+	s.URL = s.waitKubeconfigServer(20 * time.Second)
+	if !strings.HasPrefix(s.URL, scheme+"://") {
+		t.Fatalf("miniapi serves %s, want %s", s.URL, scheme)
+	}
+	s.Addr = strings.TrimPrefix(s.URL, scheme+"://")
+	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
+	s.waitReady(20 * time.Second)
 	return s
 }
 
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
+// waitKubeconfigServer waits for the kubeconfig the server writes once it
+// listens, and returns the server URL it names.
+func (s *Server) waitKubeconfigServer(timeout time.Duration) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		s.checkRunning()
+		if kc, err := clientcmd.LoadFromFile(s.Kubeconfig); err == nil {
+			if c := kc.Clusters["miniapi"]; c != nil && c.Server != "" {
+				return c.Server
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	s.dumpLog()
+	s.t.Fatalf("miniapi wrote no kubeconfig within %s", timeout)
+	return ""
 }
 
 func (s *Server) start(args []string) {
+	s.t.Helper()
+	s.launch(args)
+	s.waitReady(20 * time.Second)
+}
+
+// launch starts the process with its output appended to the log.
+func (s *Server) launch(args []string) {
 	s.t.Helper()
 	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -118,20 +140,25 @@ func (s *Server) start(args []string) {
 	s.cmd = cmd
 	s.done = make(chan error, 1)
 	go func() { s.done <- cmd.Wait(); logf.Close() }()
-	s.waitReady(20 * time.Second)
+}
+
+// checkRunning fails the test if the server has exited.
+func (s *Server) checkRunning() {
+	s.t.Helper()
+	select {
+	case err := <-s.done:
+		s.cmd = nil
+		s.dumpLog()
+		s.t.Fatalf("miniapi exited before it was ready: %v", err)
+	default:
+	}
 }
 
 func (s *Server) waitReady(timeout time.Duration) {
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		select {
-		case err := <-s.done:
-			s.cmd = nil
-			s.dumpLog()
-			s.t.Fatalf("miniapi exited before it was ready: %v", err)
-		default:
-		}
+		s.checkRunning()
 		resp, err := probeClient.Get(s.URL + "/readyz")
 		if err == nil {
 			body := new(bytes.Buffer)
@@ -201,7 +228,7 @@ func (s *Server) dumpLog() {
 		return
 	}
 	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > 80 {
+	if len(lines) > 80 && os.Getenv("MINIAPI_FULL_LOG") == "" {
 		lines = lines[len(lines)-80:]
 	}
 	s.t.Logf("last lines of the miniapi log:\n%s", strings.Join(lines, "\n"))

@@ -77,6 +77,7 @@ func expectMasked(t *testing.T, s *harness.Server, want string, args ...string) 
 }
 
 func TestConfigMaps(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "configmap/app-config created\n", "apply", "-f", manifest(t, "cm.yaml", cmYAML))
 	expectOut(t, s, "configmap/frozen created\n", "create", "-f", manifest(t, "cm-imm.yaml", cmImmutableYAML))
@@ -127,11 +128,14 @@ metadata:
 }
 
 func TestSecrets(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "secret/db-creds created\n", "create", "-f", manifest(t, "secret.yaml", secretYAML))
-	// kube-apiserver also warns that tls.crt holds no PEM data; miniapi
-	// does not check certificates.
-	expectOut(t, s, "secret/web-tls created\n", "create", "-f", manifest(t, "secret-tls.yaml", secretTLSYAML))
+	// tls.crt holds no PEM data: stored, with kube-apiserver's warning.
+	res := expectOut(t, s, "secret/web-tls created\n", "create", "-f", manifest(t, "secret-tls.yaml", secretTLSYAML))
+	if res.Stderr != "Warning: tls: failed to find any PEM data in certificate input\n" {
+		t.Errorf("create the TLS secret: %s", res)
+	}
 
 	expectMasked(t, s, `apiVersion: v1
 data:
@@ -201,6 +205,7 @@ username:  5 bytes
 }
 
 func TestServiceAccounts(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	// The serviceaccount controller makes default; kubectl then sees it.
 	eventually(t, 10*time.Second, func() string {
@@ -241,6 +246,7 @@ metadata:
 // table per kind, names prefixed with the kind, as kubectl does against
 // kube-apiserver.
 func TestGetConfigKindsTogether(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "configmap/app-config created\n", "create", "configmap", "app-config", "--from-literal=LOG_LEVEL=debug")
 	expectOut(t, s, "secret/db-creds created\n", "create", "secret", "generic", "db-creds", "--from-literal=username=admin", "--from-literal=password=s3cr3t")

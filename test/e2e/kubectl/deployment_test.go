@@ -37,6 +37,7 @@ func waitReady(t *testing.T, s *harness.Server, name string, replicas int) {
 // create deployment, get it as table, wide, name, json, yaml and jsonpath,
 // then scale, label, annotate, patch and delete.
 func TestDeploymentWorkflow(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 
 	expectOut(t, s, "deployment.apps/web created\n", "create", "deployment", "web", "--image=nginx", "--replicas=3")

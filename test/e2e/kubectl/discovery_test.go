@@ -10,11 +10,15 @@ import (
 // TestDiscoveryAndExplain checks what kubectl learns from discovery and
 // OpenAPI v3: api-resources, and explain.
 func TestDiscoveryAndExplain(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 
-	expectOut(t, s, `NAME          SHORTNAMES   APIVERSION   NAMESPACED   KIND
-deployments   deploy       apps/v1      true         Deployment
-replicasets   rs           apps/v1      true         ReplicaSet
+	expectOut(t, s, `NAME                  SHORTNAMES   APIVERSION   NAMESPACED   KIND
+controllerrevisions                apps/v1      true         ControllerRevision
+daemonsets            ds           apps/v1      true         DaemonSet
+deployments           deploy       apps/v1      true         Deployment
+replicasets           rs           apps/v1      true         ReplicaSet
+statefulsets          sts          apps/v1      true         StatefulSet
 `, "api-resources", "--api-group=apps")
 	// Rows compared cell by cell: the column widths follow the longest
 	// name served.

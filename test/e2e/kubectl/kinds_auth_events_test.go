@@ -26,6 +26,7 @@ func startWithAdminToken(t *testing.T) *harness.Server {
 // 22). miniapi enforces no authorization, so can-i answers yes for every
 // user, --as=jane included (kube's RBAC answers no there).
 func TestAuthCanIAndWhoami(t *testing.T) {
+	t.Parallel()
 	s := startWithAdminToken(t)
 	expectOut(t, s, "yes\n", "auth", "can-i", "create", "pods")
 	expectOut(t, s, "yes\n", "auth", "can-i", "*", "*", "--all-namespaces")
@@ -85,6 +86,7 @@ selfsubjectrulesreviews.authorization.k8s.io    []                  []          
 // Without --token-auth-file (loopback only), every request is the
 // documented admin, system:unsecured.
 func TestWhoamiWithoutTokens(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, `ATTRIBUTE   VALUE
 Username    system:unsecured
@@ -126,6 +128,7 @@ regarding:
 // through events.k8s.io/v1 reads through both APIs with kube's field
 // mapping, and tables and errors print as kube's.
 func TestEventsThroughBothAPIs(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "event.events.k8s.io/web-0.manual1 created\n", "create", "-f", manifest(t, "event.yaml", eventYAML))
 	res := ok(t, s, "get", "events.v1.events.k8s.io", "web-0.manual1", "-o", "yaml")
@@ -214,6 +217,7 @@ type: Normal
 
 // TestLeases follows reference section 10.
 func TestLeases(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "lease.coordination.k8s.io/my-lock created\n", "apply", "-f", manifest(t, "lease.yaml", `apiVersion: coordination.k8s.io/v1
 kind: Lease

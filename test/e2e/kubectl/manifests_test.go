@@ -26,6 +26,7 @@ spec:
 // --validate=strict, which downloads OpenAPI v3 and sends
 // fieldValidation=Strict, plus server-side dry run and the errors.
 func TestManifests(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	v1 := manifest(t, "applied.yaml", appliedV1)
 	v2 := manifest(t, "applied-v2.yaml", strings.Replace(strings.Replace(appliedV1, "replicas: 1", "replicas: 2", 1), "image: nginx", "image: nginx:1.27", 1))

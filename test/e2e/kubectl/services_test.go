@@ -139,6 +139,7 @@ func startForServices(t *testing.T) *harness.Server {
 // mixes a Deployment and Services, list them, the errors kube-apiserver
 // gives, type changes, expose and the kubernetes Service.
 func TestServices(t *testing.T) {
+	t.Parallel()
 	s := startForServices(t)
 	path := manifest(t, "svc.yaml", servicesManifest)
 	expectOut(t, s, "deployment.apps/frontend created\nservice/web created\nservice/web-notarget created\nservice/web-headless created\nservice/web-np created\nservice/web-lb created\nservice/ext created\n",

@@ -10,6 +10,7 @@ import (
 // TestGetWatch runs `kubectl get -w`, which asks for Tables in the watch
 // stream, and checks it prints the header once and a row per change.
 func TestGetWatch(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	expectOut(t, s, "deployment.apps/web created\n", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -28,6 +29,18 @@ func TestNamespaceDeletionRemovesContentsThenItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := c.CoreV1().Pods(ns).Create(ctx, pod("bare"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Kinds the namespace controller finds through discovery, Services
+	// among them, which have no deletecollection.
+	if _, err := c.CoreV1().Services(ns).Create(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "conf"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CoordinationV1().Leases(ns).Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "leader"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A neighbour that must survive.
@@ -64,9 +77,12 @@ func TestNamespaceDeletionRemovesContentsThenItself(t *testing.T) {
 	rss, _ := c.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
 	deps, _ := c.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
 	evs, _ := c.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
-	if len(pods.Items)+len(rss.Items)+len(deps.Items)+len(evs.Items) != 0 {
-		t.Errorf("after the namespace went: %d pods, %d replicasets, %d deployments, %d events left in it",
-			len(pods.Items), len(rss.Items), len(deps.Items), len(evs.Items))
+	svcs, _ := c.CoreV1().Services(ns).List(ctx, metav1.ListOptions{})
+	cms, _ := c.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	leases, _ := c.CoordinationV1().Leases(ns).List(ctx, metav1.ListOptions{})
+	if left := len(pods.Items) + len(rss.Items) + len(deps.Items) + len(evs.Items) + len(svcs.Items) + len(cms.Items) + len(leases.Items); left != 0 {
+		t.Errorf("after the namespace went: %d pods, %d replicasets, %d deployments, %d events, %d services, %d configmaps, %d leases left in it",
+			len(pods.Items), len(rss.Items), len(deps.Items), len(evs.Items), len(svcs.Items), len(cms.Items), len(leases.Items))
 	}
 	if _, err := c.CoreV1().Pods("default").Get(ctx, "neighbour", metav1.GetOptions{}); err != nil {
 		t.Errorf("pod in another namespace: %v", err)

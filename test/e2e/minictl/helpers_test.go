@@ -94,3 +94,39 @@ func allRunning(pods []corev1.Pod) bool {
 	}
 	return true
 }
+
+// waitQuiet waits until no Deployment or ReplicaSet in "default" has
+// changed for a second. A settled Deployment can still get one more status
+// write (a condition's lastUpdateTime); once the objects hold still, every
+// watcher has been sent every event it will ever print, so two watches can
+// be compared without racing that last write.
+func waitQuiet(t *testing.T, s *harness.Server) {
+	t.Helper()
+	c := s.Client()
+	ctx := context.Background()
+	versions := func() string {
+		sig := ""
+		if ds, err := c.AppsV1().Deployments("default").List(ctx, metav1.ListOptions{}); err == nil {
+			for _, d := range ds.Items {
+				sig += d.Name + "=" + d.ResourceVersion + " "
+			}
+		}
+		if rss, err := c.AppsV1().ReplicaSets("default").List(ctx, metav1.ListOptions{}); err == nil {
+			for _, rs := range rss.Items {
+				sig += rs.Name + "=" + rs.ResourceVersion + " "
+			}
+		}
+		return sig
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	last, since := versions(), time.Now()
+	for time.Since(since) < time.Second {
+		if time.Now().After(deadline) {
+			t.Fatalf("deployments and replica sets kept changing for 30s: %s", last)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if now := versions(); now != last {
+			last, since = now, time.Now()
+		}
+	}
+}

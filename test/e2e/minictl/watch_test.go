@@ -48,6 +48,8 @@ func TestSeedExercise(t *testing.T) {
 	for tool, w := range watches {
 		waitForRow(t, w, ready, tool)
 	}
+	waitQuiet(t, s)
+	waitSameLineCount(watches["kubectl"], watches["minictl"])
 	k := watches["kubectl"].Interrupt(t)
 	mres := watches["minictl"].Interrupt(t)
 	if mres.ExitCode != k.ExitCode || mres.Stderr != "" {
@@ -87,6 +89,22 @@ func waitForRow(t *testing.T, p *harness.Proc, match func(string) bool, who stri
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("%s: no matching row within 30s:\n%s", who, p.Stdout())
+}
+
+// waitSameLineCount waits, up to 30s, until a and b have printed as many
+// lines as each other and neither has printed more for 300 ms. Call it
+// after waitQuiet, when no event is still on its way.
+func waitSameLineCount(a, b *harness.Proc) {
+	deadline := time.Now().Add(30 * time.Second)
+	lines := func() (int, int) { return strings.Count(a.Stdout(), "\n"), strings.Count(b.Stdout(), "\n") }
+	la, lb := lines()
+	since := time.Now()
+	for time.Now().Before(deadline) && (la != lb || time.Since(since) < 300*time.Millisecond) {
+		time.Sleep(20 * time.Millisecond)
+		if na, nb := lines(); na != la || nb != lb {
+			la, lb, since = na, nb, time.Now()
+		}
+	}
 }
 
 // TestWatchSurvivesServerRestart: a minictl watch keeps printing after the
@@ -163,11 +181,13 @@ func TestWatchOnlyAndEvents(t *testing.T) {
 	}
 	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=1")
 	waitSettled(t, s, "web", 1)
+	waitQuiet(t, s)
 	for _, tool := range []string{"kubectl", "minictl"} {
 		waitForRow(t, procs[tool][0], regexpRow("MODIFIED", "web", "1/1"), tool+" watch-only")
 		procs[tool][1].WaitForOutput(t, "1\n", 30*time.Second)
 	}
 	for i, args := range argsList {
+		waitSameLineCount(procs["kubectl"][i], procs["minictl"][i])
 		k := procs["kubectl"][i].Interrupt(t)
 		m := procs["minictl"][i].Interrupt(t)
 		if i == 0 {

@@ -86,7 +86,7 @@ type Actions []k8stesting.Action
 // Writes returns the actions recorded by client that change something:
 // create, update, patch, delete and delete-collection, on any subresource.
 // Reads (get, list, watch) are left out, the informers' own among them.
-func Writes(client *fake.Clientset) Actions {
+func Writes(client k8stesting.FakeClient) Actions {
 	var out Actions
 	for _, a := range client.Actions() {
 		if writeVerbs.Has(a.GetVerb()) {
