@@ -102,7 +102,7 @@ func newFieldManagers() *fieldManagers {
 // forRequest is the field manager of q's path. A view (scale) has its
 // own, of the view's kind; a part (status) one of the parent's kind with
 // the part's reset fields.
-func (f *fieldManagers) forRequest(q request) (*managedfields.FieldManager, error) {
+func (f *fieldManagers) forRequest(q request, reg *registry.Registry) (*managedfields.FieldManager, error) {
 	key := fieldManagerKey{gvr: q.res.GroupVersionResource(), subresource: q.subresource}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -120,7 +120,11 @@ func (f *fieldManagers) forRequest(q request) (*managedfields.FieldManager, erro
 		fm, err = managedfields.NewDefaultCRDFieldManager(q.res.Schema.TypeConverter, unstructuredConverter{}, schemaDefaulter{q.res.Schema}, unstructuredConverter{},
 			kind, kind.GroupVersion(), q.subresource, resetFields(q, kind.GroupVersion()))
 	} else {
-		fm, err = managedfields.NewDefaultFieldManager(f.converterFor(kind, newObj), scheme.Scheme, scheme.Scheme, scheme.Scheme,
+		var convertor runtime.ObjectConvertor = scheme.Scheme
+		if !view {
+			convertor = objectConvertorFor(q.res, reg)
+		}
+		fm, err = managedfields.NewDefaultFieldManager(f.converterFor(kind, newObj), convertor, scheme.Scheme, scheme.Scheme,
 			kind, kind.GroupVersion(), q.subresource, resetFields(q, kind.GroupVersion()))
 	}
 	if err != nil {

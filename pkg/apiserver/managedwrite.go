@@ -27,12 +27,9 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// tracked reports whether writes to q's path keep managedFields.
-// Converted resources (StoredAs) keep the stored object's entries as
-// they are: their field manager would need conversions between the
-// served and stored versions that the scheme does not have. A server
-// without field managers (the benchmarks' baseline) keeps none.
-func (s *Server) tracked(q request) bool { return s.fields != nil && q.res.StoredAs == nil }
+// tracked reports whether writes to q's path keep managedFields. A
+// server without field managers (the benchmarks' baseline) keeps none.
+func (s *Server) tracked(q request) bool { return s.fields != nil }
 
 // trackCreate records a create of obj in its managedFields, as an Update
 // by the request's manager, and returns the object to store.
@@ -41,7 +38,7 @@ func (s *Server) trackCreate(ctx context.Context, q request, obj runtime.Object)
 		setManagedFields(obj, nil)
 		return obj
 	}
-	fm, err := s.fields.forRequest(q)
+	fm, err := s.fields.forRequest(q, s.reg)
 	if err != nil {
 		s.log.Error("no field manager", "resource", q.res.Resource, "err", err)
 		setManagedFields(obj, nil)
@@ -60,7 +57,7 @@ func (s *Server) trackUpdate(ctx context.Context, q request, live, obj runtime.O
 		setManagedFields(obj, managedFieldsOf(live))
 		return obj
 	}
-	fm, err := s.fields.forRequest(q)
+	fm, err := s.fields.forRequest(q, s.reg)
 	if err != nil {
 		s.log.Error("no field manager", "resource", q.res.Resource, "err", err)
 		setManagedFields(obj, managedFieldsOf(live))
@@ -77,7 +74,7 @@ func (s *Server) applyConfig(ctx context.Context, q request, live runtime.Object
 	if !s.tracked(q) {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("server-side apply is not supported for %s", q.gr()))
 	}
-	fm, err := s.fields.forRequest(q)
+	fm, err := s.fields.forRequest(q, s.reg)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
@@ -145,7 +142,7 @@ func (s *Server) trackView(ctx context.Context, q request, view, newView runtime
 	if s.fields == nil {
 		return newView, nil
 	}
-	fm, err := s.fields.forRequest(q)
+	fm, err := s.fields.forRequest(q, s.reg)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
