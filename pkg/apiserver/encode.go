@@ -155,6 +155,9 @@ func rowObject(ext runtime.RawExtension, includeObject string) runtime.RawExtens
 	if !ok {
 		return runtime.RawExtension{}
 	}
+	// kube-apiserver leaves managedFields out of a row's metadata: no
+	// table shows them, and they would double the size of the answer.
+	p.(*metav1.PartialObjectMetadata).ManagedFields = nil
 	b, err := json.Marshal(p)
 	if err != nil {
 		return runtime.RawExtension{}

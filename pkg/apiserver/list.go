@@ -210,23 +210,27 @@ func (s *Server) filterItem(q request, p listParams, kv storage.KV) (listItem, b
 // writeJSONList streams a JSON list from the stored bytes, splicing each
 // item's resourceVersion in; nothing is decoded.
 func (s *Server) writeJSONList(w http.ResponseWriter, out output, q request, page listPage) {
-	var buf bytes.Buffer
-	fmt.Fprintf(&buf, `{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":%q`,
+	size := 256
+	for _, it := range page.items {
+		size += len(it.kv.Value) + 48 // a comma and the resourceVersion
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	fmt.Fprintf(buf, `{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":%q`,
 		q.res.ListKind, q.res.GroupVersionKind().GroupVersion().String(), formatRV(page.rev))
 	if page.next != "" {
-		fmt.Fprintf(&buf, `,"continue":%q`, page.next)
+		fmt.Fprintf(buf, `,"continue":%q`, page.next)
 	}
-	buf.WriteString(`},"items":[`)
+	b := append(buf.Bytes(), `},"items":[`...)
 	for i, it := range page.items {
 		if i > 0 {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
-		buf.Write(spliceRV(it.kv.Value, it.kv.ModRevision))
+		b = appendSpliceRV(b, it.kv.Value, it.kv.ModRevision)
 	}
-	buf.WriteString(`]}`)
+	b = append(b, `]}`...)
 	w.Header().Set("Content-Type", mediaJSON)
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(finishJSON(out, buf.Bytes()))
+	_, _ = w.Write(finishJSON(out, b))
 }
 
 // typedList builds the kind's typed list from a page.

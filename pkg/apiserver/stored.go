@@ -84,28 +84,47 @@ var (
 // decoding the object. The server sets a uid on every object, and names and
 // namespaces cannot hold quotes, so the first `"uid":"` is metadata's.
 func spliceRV(value []byte, rv int64) []byte {
-	field := `"resourceVersion":"` + strconv.FormatInt(rv, 10) + `"`
-	out := make([]byte, 0, len(value)+len(field)+1)
+	return appendSpliceRV(make([]byte, 0, len(value)+len(`,"resourceVersion":""`)+20), value, rv)
+}
+
+// appendSpliceRV appends spliceRV(value, rv) to dst, so a list writes
+// every object straight into its one buffer.
+func appendSpliceRV(dst, value []byte, rv int64) []byte {
+	at, comma := rvOffset(value)
+	if at < 0 {
+		return append(dst, value...)
+	}
+	dst = append(dst, value[:at]...)
+	if comma == ',' {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"resourceVersion":"`...)
+	dst = strconv.AppendInt(dst, rv, 10)
+	dst = append(dst, '"')
+	if comma == '}' {
+		dst = append(dst, ',')
+	}
+	return append(dst, value[at:]...)
+}
+
+// rvOffset is where in value the resourceVersion goes, and whether a
+// comma goes before it (',': after uid) or after it ('}': first in a
+// non-empty metadata); -1 when value has no metadata.
+func rvOffset(value []byte) (int, byte) {
 	if i := bytes.Index(value, uidField); i >= 0 {
 		start := i + len(uidField)
 		if j := bytes.IndexByte(value[start:], '"'); j >= 0 {
-			at := start + j + 1
-			out = append(out, value[:at]...)
-			out = append(out, ',')
-			out = append(out, field...)
-			return append(out, value[at:]...)
+			return start + j + 1, ','
 		}
 	}
 	if i := bytes.Index(value, metadataField); i >= 0 {
 		at := i + len(metadataField)
-		out = append(out, value[:at]...)
-		out = append(out, field...)
 		if at < len(value) && value[at] != '}' {
-			out = append(out, ',')
+			return at, '}'
 		}
-		return append(out, value[at:]...)
+		return at, 0
 	}
-	return value
+	return -1, 0
 }
 
 // withTypeMeta prefixes a stored object's JSON with its kind and apiVersion,
