@@ -78,11 +78,6 @@ func (r *Registry) Add(res *Resource) error {
 	return nil
 }
 
-// Remove stops serving a resource; removing one not served does nothing.
-func (r *Registry) Remove(gvr schema.GroupVersionResource) {
-	_ = r.Replace([]schema.GroupVersionResource{gvr}, nil)
-}
-
 // Replace stops serving the resources named in remove (those not served
 // are skipped) and serves add instead, in one change: a request sees
 // either the old set or the new one, never a gap between them.

@@ -63,7 +63,7 @@ func TestBuiltinResourcesHandleEmptyObjects(t *testing.T) {
 	}
 }
 
-func TestRegistryAddLookupRemove(t *testing.T) {
+func TestRegistryAddLookupReplace(t *testing.T) {
 	reg, err := NewBuiltin(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +80,11 @@ func TestRegistryAddLookupRemove(t *testing.T) {
 		t.Error("a refused Add moved the generation")
 	}
 
-	reg.Remove(pods)
+	if err := reg.Replace([]schema.GroupVersionResource{pods}, nil); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := reg.Lookup(pods); ok {
-		t.Error("pods still served after Remove")
+		t.Error("pods still served after Replace removed them")
 	}
 	for _, r := range reg.All() {
 		if r.Resource == "pods" {
@@ -90,10 +92,12 @@ func TestRegistryAddLookupRemove(t *testing.T) {
 		}
 	}
 	if reg.Generation() == gen {
-		t.Error("Remove did not move the generation")
+		t.Error("removing did not move the generation")
 	}
 	gen = reg.Generation()
-	reg.Remove(pods)
+	if err := reg.Replace([]schema.GroupVersionResource{pods}, nil); err != nil {
+		t.Fatal(err)
+	}
 	if reg.Generation() != gen {
 		t.Error("removing what is not served moved the generation")
 	}
