@@ -26,6 +26,9 @@ type env struct {
 	res   *results
 	log   *slog.Logger
 	runID string // prefix of namespaces, unique per run
+	// backend is "" for miniapi's own bbolt store, "etcd" for a fresh etcd
+	// per cluster (onEtcd).
+	backend string
 }
 
 // cluster is the API server a workload drives: a fresh bin/miniapi
@@ -36,6 +39,8 @@ type cluster struct {
 	cs  kubernetes.Interface
 	// started is the time from exec to ready (miniapi only).
 	started time.Duration
+	// etcd is the store of a miniapi on etcd (nil on bbolt).
+	etcd *etcdServer
 }
 
 // own reports whether the workload may measure the server's process.
@@ -51,7 +56,27 @@ func (e *env) newCluster(ctx context.Context, extraArgs ...string) (*cluster, er
 		}
 		return newClusterFor(nil, tune(cfg))
 	}
-	srv, err := newServer(e.opts.Miniapi, e.opts.WorkDir, extraArgs...)
+	var etcd *etcdServer
+	if e.backend == "etcd" {
+		var err error
+		if etcd, err = startEtcd(ctx, e.opts.Etcd, e.opts.WorkDir); err != nil {
+			return nil, err
+		}
+		extraArgs = append(extraArgs, "--etcd-servers", etcd.url)
+	}
+	c, err := e.startMiniapi(ctx, extraArgs)
+	if err != nil {
+		if etcd != nil {
+			etcd.close()
+		}
+		return nil, err
+	}
+	c.etcd = etcd
+	return c, nil
+}
+
+func (e *env) startMiniapi(ctx context.Context, args []string) (*cluster, error) {
+	srv, err := newServer(e.opts.Miniapi, e.opts.WorkDir, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +137,9 @@ func loopbackTransport() *http.Transport {
 func (c *cluster) close(ctx context.Context, namespaces ...string) {
 	if c.srv != nil {
 		c.srv.close()
+		if c.etcd != nil {
+			c.etcd.close()
+		}
 		return
 	}
 	for _, ns := range namespaces {

@@ -34,6 +34,7 @@ type options struct {
 	Plot       string // plot file (.png or .svg)
 	Only       string // comma-separated workload names to run (all when empty)
 	PprofDir   string // where CPU and heap profiles of the server are saved (none when empty)
+	Etcd       string // path of bin/etcd, for the workloads on etcd
 }
 
 func main() {
@@ -42,6 +43,7 @@ func main() {
 	flag.StringVar(&o.Profile, "profile", "quick", "sizes to run: quick (under 3 minutes on 2 cores), full (the issue's sizes) or smoke (tiny)")
 	flag.StringVar(&o.Kubeconfig, "kubeconfig", "", "benchmark the API server this kubeconfig names instead of starting bin/miniapi")
 	flag.StringVar(&o.Miniapi, "miniapi", filepath.Join(root, "bin", "miniapi"), "the miniapi binary to start")
+	flag.StringVar(&o.Etcd, "etcd", filepath.Join(root, "bin", "etcd"), "the etcd binary the *-etcd workloads start (make etcd)")
 	flag.StringVar(&o.WorkDir, "work-dir", "", "where fresh data dirs are made (default: a temp dir on the same disk as the system temp dir)")
 	flag.StringVar(&o.Out, "out", filepath.Join(root, "bench-results.json"), "file for the results as JSON")
 	flag.StringVar(&o.Plot, "plot", filepath.Join(root, "bench-latency.png"), "file for the latency plot (.png or .svg)")

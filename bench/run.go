@@ -27,6 +27,10 @@ var workloads = []workload{
 	{"reconcile", reconcile},
 	{"growth", growth},
 	{"churn", churn},
+	{"creates-etcd", onEtcd(creates)},
+	{"getlist-etcd", onEtcd(getList)},
+	{"watch-etcd", onEtcd(watchLatency)},
+	{"reconcile-etcd", onEtcd(reconcile)},
 }
 
 func workloadNames() string {

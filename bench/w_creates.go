@@ -53,24 +53,35 @@ func creates(ctx context.Context, e *env) error {
 		}
 		rate := float64(n) / took.Seconds()
 		key := fmt.Sprintf("creates.c%d", clients)
-		f := e.res.add("durable creates", key+".rate", fmt.Sprintf("pods/s, %d clients", clients), rate, "/s")
+		f := e.add("durable creates", key+".rate", fmt.Sprintf("pods/s, %d clients", clients), rate, "/s")
 		if c.own() {
-			raw, err := rawBoltPuts(ctx, e.opts.WorkDir, ns, stored, clients)
+			raw, name, err := rawPuts(ctx, e, c, ns, stored, clients)
 			if err != nil {
 				return err
 			}
-			f.vs("raw bbolt db.Batch", raw)
+			f.vs(name, raw)
 			if clients >= 64 {
 				f.ratioAtLeast(0.5, "≥ 50 % of raw at 64")
 			}
 		}
-		e.res.add("durable creates", key+".p50_ms", fmt.Sprintf("p50 create, %d clients", clients), lat.percentile(50), "ms")
-		e.res.add("durable creates", key+".p99_ms", fmt.Sprintf("p99 create, %d clients", clients), lat.percentile(99), "ms")
+		e.add("durable creates", key+".p50_ms", fmt.Sprintf("p50 create, %d clients", clients), lat.percentile(50), "ms")
+		e.add("durable creates", key+".p99_ms", fmt.Sprintf("p99 create, %d clients", clients), lat.percentile(99), "ms")
 	}
 	if !c.own() {
 		e.skip("raw bbolt baseline: needs miniapi's disk")
 	}
 	return nil
+}
+
+// rawPuts is the baseline of the cluster's store: raw bbolt batched puts
+// on the same disk, or raw etcd client puts into the same etcd.
+func rawPuts(ctx context.Context, e *env, c *cluster, ns string, values [][]byte, clients int) (float64, string, error) {
+	if c.etcd != nil {
+		rate, err := rawEtcdPuts(ctx, c.etcd.url, ns, values, clients)
+		return rate, "raw etcd client puts", err
+	}
+	rate, err := rawBoltPuts(ctx, e.opts.WorkDir, ns, values, clients)
+	return rate, "raw bbolt db.Batch", err
 }
 
 // podBytes is the pod as JSON, about what the server stores for it.

@@ -41,8 +41,8 @@ func getList(ctx context.Context, e *env) error {
 		}
 		get.add(time.Since(t0))
 	}
-	e.res.add("get / list", "get.p50_ms", "p50 get pod", get.percentile(50), "ms")
-	e.res.add("get / list", "get.p99_ms", "p99 get pod", get.percentile(99), "ms")
+	e.add("get / list", "get.p50_ms", "p50 get pod", get.percentile(50), "ms")
+	e.add("get / list", "get.p99_ms", "p99 get pod", get.percentile(99), "ms")
 
 	var first float64
 	for i, n := range e.sizes.ListSizes {
@@ -56,7 +56,7 @@ func getList(ctx context.Context, e *env) error {
 			return err
 		}
 		key := fmt.Sprintf("list.%d", n)
-		f := e.res.add("get / list", key+".ms", fmt.Sprintf("unpaged list of %s pods, JSON %.1f MB (median)", groupThousands(int64(n)), float64(size)/1e6), took, "ms")
+		f := e.add("get / list", key+".ms", fmt.Sprintf("unpaged list of %s pods, JSON %.1f MB (median)", groupThousands(int64(n)), float64(size)/1e6), took, "ms")
 		if i == 0 {
 			first = took
 			if n == 1000 {
@@ -65,13 +65,13 @@ func getList(ctx context.Context, e *env) error {
 		} else {
 			f.vs(fmt.Sprintf("list of %s", groupThousands(int64(e.sizes.ListSizes[0]))), first)
 		}
-		e.res.add("get / list", key+".mbps", fmt.Sprintf("list of %s pods, throughput", groupThousands(int64(n))), float64(size)/1e6/(took/1000), "MB/s")
+		e.add("get / list", key+".mbps", fmt.Sprintf("list of %s pods, throughput", groupThousands(int64(n))), float64(size)/1e6/(took/1000), "MB/s")
 	}
 	took, _, err := timeList(ctx, c, bigNS, "shard=3", e.sizes.ListRepeats)
 	if err != nil {
 		return err
 	}
-	e.res.add("get / list", "list.selector.ms", fmt.Sprintf("list shard=3 (1/%d of %s pods, median)", shards, groupThousands(int64(largest))), took, "ms").
+	e.add("get / list", "list.selector.ms", fmt.Sprintf("list shard=3 (1/%d of %s pods, median)", shards, groupThousands(int64(largest))), took, "ms").
 		vs("unfiltered list of them all", mustFigure(e, fmt.Sprintf("list.%d.ms", largest)))
 	return nil
 }
@@ -98,6 +98,9 @@ func timeList(ctx context.Context, c *cluster, ns, selector string, repeats int)
 }
 
 func mustFigure(e *env, key string) float64 {
+	if e.backend != "" {
+		key = e.backend + "." + key
+	}
 	f, _ := e.res.lookup(key)
 	return f.Value
 }

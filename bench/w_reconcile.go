@@ -56,14 +56,14 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	took := time.Since(t0).Seconds()
 	label := fmt.Sprintf("%s×%d", groupThousands(int64(deployments)), replicas)
 	key := fmt.Sprintf("reconcile.%dx%d", deployments, replicas)
-	f := e.res.add("reconcile", key+".s", label+": first create → all Available", took, "s")
+	f := e.add("reconcile", key+".s", label+": first create → all Available", took, "s")
 	switch deployments {
 	case 100:
 		f.atMost(1, "≤ 1 s")
 	case 1000:
 		f.atMost(10, "≤ 10 s")
 	}
-	e.res.add("reconcile", key+".pods_per_s", label+": pods Running and Ready per second", float64(deployments*replicas)/took, "/s")
+	e.add("reconcile", key+".pods_per_s", label+": pods Running and Ready per second", float64(deployments*replicas)/took, "/s")
 	return nil
 }
 

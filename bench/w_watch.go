@@ -41,8 +41,8 @@ func watchLatency(ctx context.Context, e *env) error {
 			return err
 		}
 		key := fmt.Sprintf("watch.w%d", w)
-		e.res.add("watch", key+".p50_ms", fmt.Sprintf("p50 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(50), "ms")
-		f := e.res.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms")
+		e.add("watch", key+".p50_ms", fmt.Sprintf("p50 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(50), "ms")
+		f := e.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms")
 		if w == 1000 {
 			f.atMost(10, "≤ 10 ms at 1,000")
 		}
@@ -51,9 +51,13 @@ func watchLatency(ctx context.Context, e *env) error {
 		}
 		xs, p50s, p99s = append(xs, float64(w)), append(p50s, lat.percentile(50)), append(p99s, lat.percentile(99))
 	}
+	name := "watch"
+	if e.backend != "" {
+		name += " on " + e.backend
+	}
 	e.res.Series = append(e.res.Series,
-		series{Name: "watch p50", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p50s},
-		series{Name: "watch p99", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p99s})
+		series{Name: name + " p50", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p50s},
+		series{Name: name + " p99", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p99s})
 	return nil
 }
 
