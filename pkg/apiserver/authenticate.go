@@ -28,11 +28,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		tok, ok := bearerToken(r)
 		var user authenticationv1.UserInfo
 		if ok {
 			var err error
-			if user, ok, err = s.authn.AuthenticateToken(ctx, strings.TrimSpace(tok)); err != nil {
+			if user, ok, err = s.authn.AuthenticateToken(ctx, tok); err != nil {
 				writeError(w, apierrors.NewInternalError(err))
 				return
 			}
@@ -44,6 +44,19 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		user = impersonated(r, authn.Authenticated(user))
 		next.ServeHTTP(w, r.WithContext(authn.WithUser(ctx, user)))
 	})
+}
+
+// bearerToken is the token of the request's "Authorization: Bearer
+// TOKEN" header. The scheme is matched without regard to case, as RFC 7235
+// says and kube-apiserver does ("bearer", "BEARER"); as there, the token
+// is the word after the scheme's one space, so "Bearer  TOKEN" has none.
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, rest, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok, _, _ := strings.Cut(rest, " ")
+	return tok, tok != ""
 }
 
 func isHealthPath(p string) bool {

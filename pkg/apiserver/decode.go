@@ -1,12 +1,14 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,12 +23,17 @@ import (
 // maxBodyBytes is kube-apiserver's limit on request bodies (3 MiB).
 const maxBodyBytes = 3 << 20
 
-// readBody reads a request body, answering 413 past maxBodyBytes.
+// readBody reads a request body, answering 413 past maxBodyBytes and 504
+// when the body has not arrived by the request's deadline (limits.go sets
+// the connection's read deadline to it).
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxBodyBytes))
+	}
+	if err != nil && (errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(r.Context().Err(), context.DeadlineExceeded)) {
+		return nil, errRequestTimeout()
 	}
 	if err != nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))

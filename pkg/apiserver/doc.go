@@ -5,9 +5,10 @@
 //
 // Every served resource is an entry of the server's registry.Registry;
 // the handlers are generic over it and name no kind. A request's whole
-// path is in a few files: server.go (routes), requestinfo.go (what the
-// path names), dispatch.go (the verb, and whether it is served), one file
-// per verb (get.go, list.go, create.go, update.go, patch.go, delete.go,
+// path is in a few files: server.go (routes), middleware.go and limits.go
+// (what wraps every request: logs, metrics, in-flight caps, deadlines),
+// requestinfo.go (what the path names), dispatch.go (the verb, and
+// whether it is served), one file per verb (get.go, list.go, create.go, update.go, patch.go, delete.go,
 // watch.go), view.go (subresources served as another kind: scale),
 // decode.go and negotiate.go/encode.go (bodies in and out), errors.go.
 // Discovery and OpenAPI are derived from the registry and built again

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +16,8 @@ import (
 
 // toStatus turns any error into the Status the client gets: API errors as
 // they are, storage errors as their Kubernetes counterparts (an unavailable
-// backend 503, a backend timeout 504), anything else as 500 InternalError.
+// backend 503, a backend timeout 504, a request past its deadline 504),
+// anything else as 500 InternalError.
 func toStatus(err error) metav1.Status {
 	var api apierrors.APIStatus
 	if errors.As(err, &api) {
@@ -30,6 +32,9 @@ func toStatus(err error) metav1.Status {
 	case errors.Is(err, storage.ErrTimeout):
 		// etcd did not answer in time, as kube-apiserver's 504.
 		return apierrors.NewTimeoutError("storage did not answer in time: "+err.Error(), 1).Status()
+	case errors.Is(err, context.DeadlineExceeded):
+		// The request's own deadline (--request-timeout) passed.
+		return errRequestTimeout().Status()
 	}
 	return apierrors.NewInternalError(err).Status()
 }
@@ -125,18 +130,28 @@ func (s *Server) storeError(q request, err error) error {
 	case errors.Is(err, storage.ErrConflict):
 		return errConflict(q.gr(), q.name)
 	case errors.Is(err, storage.ErrExpired):
-		return errTooOld(0, s.store.Revision())
+		return errTooOld(requestedRevision(err), oldestRevision(err, s.store.Revision()))
 	}
 	return err
 }
 
 // oldestRevision is the oldest revision a storage.ErrExpired names, for
 // the 410 message ("too old resource version: N (oldest)"); fallback when
-// the error carries none.
+// the error carries none (etcd did not say).
 func oldestRevision(err error, fallback int64) int64 {
 	var expired *storage.ExpiredError
-	if errors.As(err, &expired) {
+	if errors.As(err, &expired) && expired.Oldest > 0 {
 		return expired.Oldest
 	}
 	return fallback
+}
+
+// requestedRevision is the revision a storage.ErrExpired says was asked
+// for, 0 if it does not say.
+func requestedRevision(err error) int64 {
+	var expired *storage.ExpiredError
+	if errors.As(err, &expired) {
+		return expired.Requested
+	}
+	return 0
 }

@@ -19,6 +19,12 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, q request) {
 		writeError(w, err)
 		return
 	}
+	// The current object is at least as new as any revision asked for,
+	// but a malformed one is refused, as kube-apiserver does.
+	if _, err := parseResourceVersion(r.URL.Query().Get("resourceVersion")); err != nil {
+		writeError(w, err)
+		return
+	}
 	kv, err := s.getKV(r.Context(), q)
 	if err != nil {
 		writeError(w, err)

@@ -115,17 +115,12 @@ func (s *Server) readList(ctx context.Context, q request, p listParams) (listPag
 			opts.Revision = tok.RV
 		}
 	}
-	if p.rv != "" && p.rv != "0" {
-		rv, err := strconv.ParseInt(p.rv, 10, 64)
-		if err != nil || rv < 0 {
-			return page, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", p.rv))
-		}
-		if cur := s.store.Revision(); rv > cur {
-			return page, apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, cur), 1)
-		}
-		if p.rvMatch == "Exact" {
-			opts.Revision = rv
-		}
+	rv, err := s.readRevision(p.rv)
+	if err != nil {
+		return page, err
+	}
+	if rv > 0 && p.rvMatch == "Exact" {
+		opts.Revision = rv
 	}
 	if name, ok := p.sel.exactName(); ok && opts.StartKey == "" && (q.namespace != "" || !q.res.Namespaced) {
 		return s.readOne(ctx, q, p, name, opts.Revision)
@@ -172,10 +167,21 @@ func (s *Server) readList(ctx context.Context, q request, p listParams) (listPag
 }
 
 // readOne answers a list pinned to one name by fieldSelector
-// metadata.name=X with a single Get.
+// metadata.name=X: with a single Get, or, for resourceVersionMatch=Exact
+// (rev > 0), with a one-key list of the store at that revision, so the
+// object is the one it was then.
 func (s *Server) readOne(ctx context.Context, q request, p listParams, name string, rev int64) (listPage, error) {
-	page := listPage{rev: s.store.Revision()}
-	kv, err := s.store.Get(ctx, objectKey(q.res, q.namespace, name))
+	key := objectKey(q.res, q.namespace, name)
+	var page listPage
+	var kv storage.KV
+	var err error
+	if rev > 0 {
+		page.rev = rev
+		kv, err = s.getAt(ctx, collectionPrefix(q.res, q.namespace), key, rev)
+	} else {
+		page.rev = s.store.Revision()
+		kv, err = s.store.Get(ctx, key)
+	}
 	if errors.Is(err, storage.ErrNotFound) {
 		return page, nil
 	}
@@ -190,6 +196,23 @@ func (s *Server) readOne(ctx context.Context, q request, p listParams, name stri
 		page.items = append(page.items, item)
 	}
 	return page, err
+}
+
+// getAt reads key as it was at revision rev: the first key of a list of
+// prefix from key on, at rev. storage.ErrNotFound if it did not exist
+// then; the 410 when the store's history no longer reaches back to rev.
+func (s *Server) getAt(ctx context.Context, prefix, key string, rev int64) (storage.KV, error) {
+	res, err := s.store.List(ctx, prefix, storage.ListOptions{StartKey: key, Limit: 1, Revision: rev})
+	if errors.Is(err, storage.ErrExpired) {
+		return storage.KV{}, errTooOld(rev, oldestRevision(err, s.store.Revision()))
+	}
+	if err != nil {
+		return storage.KV{}, err
+	}
+	if len(res.KVs) == 0 || res.KVs[0].Key != key {
+		return storage.KV{}, storage.ErrNotFound
+	}
+	return res.KVs[0], nil
 }
 
 // filterItem decodes kv when the selectors or the output need it, and

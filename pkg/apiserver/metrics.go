@@ -19,6 +19,7 @@ type Metrics struct {
 	requests     *prometheus.CounterVec
 	latency      *prometheus.HistogramVec
 	watches      prometheus.Gauge
+	inflight     *prometheus.GaugeVec
 	commit       prometheus.Histogram
 	commitBatch  prometheus.Histogram
 	revisionFunc func() int64
@@ -43,6 +44,9 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 		watches: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "apiserver_watches_open", Help: "Watch streams open now.",
 		}),
+		inflight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "apiserver_current_inflight_requests", Help: "Requests being served now, by kind (readOnly, mutating); watches are not counted.",
+		}, []string{"request_kind"}),
 		commit: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "miniapi_storage_commit_duration_seconds", Help: "Time of one storage commit (transaction and fsync).",
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1},
@@ -52,7 +56,10 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
 		}),
 	}
-	reg.MustRegister(m.requests, m.latency, m.watches, m.commit, m.commitBatch)
+	reg.MustRegister(m.requests, m.latency, m.watches, m.inflight, m.commit, m.commitBatch)
+	for _, kind := range []string{kindReadOnly, kindMutating} {
+		m.inflight.WithLabelValues(kind) // shown as 0 before the first request
+	}
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "miniapi_storage_revision", Help: "The store's current revision (resourceVersion).",
 	}, func() float64 {

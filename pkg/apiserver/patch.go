@@ -30,6 +30,11 @@ const (
 	applyPatchType = "application/apply-patch+yaml"
 )
 
+// maxJSONPatchOperations is kube-apiserver's cap on the operations of one
+// JSON patch, so that one request cannot ask for unbounded work inside
+// the update's retry loop.
+const maxJSONPatchOperations = 10000
+
 // patchRequest is a decoded PATCH: its type, body and field validation.
 type patchRequest struct {
 	typ        string
@@ -85,6 +90,10 @@ func (p *patchRequest) apply(cur runtime.Object, gvk schema.GroupVersionKind, ne
 		ops, err := jsonpatch.DecodePatch(p.body)
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		if len(ops) > maxJSONPatchOperations {
+			return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf(
+				"The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(ops)))
 		}
 		if patched, err = ops.Apply(original); err != nil {
 			return nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)

@@ -47,6 +47,9 @@ type Config struct {
 	// request without a known token gets 401. nil: no tokens are asked
 	// for and every request is authn.Unsecured (loopback servers only).
 	Authenticator authn.Authenticator
+	// Limits bound the requests served at once and how long each may
+	// take; the zero value sets none.
+	Limits Limits
 }
 
 // Server is the HTTP API. It is an http.Handler.
@@ -59,6 +62,9 @@ type Server struct {
 	now     func() time.Time
 	authn   authn.Authenticator
 	handler http.Handler
+	// limits and inflight bound the requests being served (limits.go).
+	limits   Limits
+	inflight *inflight
 
 	// ctx ends every open watch when the server shuts down.
 	ctx    context.Context
@@ -111,8 +117,9 @@ func New(cfg Config) (*Server, error) {
 		s.now = time.Now
 	}
 	s.metrics.watchRevision(cfg.Store)
+	s.limits, s.inflight = cfg.Limits, newInflight(cfg.Limits, s.metrics)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.handler = s.middleware(s.authenticate(s.routes(cfg.Profiling)))
+	s.handler = s.middleware(s.limit(s.authenticate(s.routes(cfg.Profiling))))
 	return s, nil
 }
 

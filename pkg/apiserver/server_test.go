@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/miniapi/miniapi/pkg/storage"
 	"github.com/miniapi/miniapi/pkg/storage/boltstore"
 )
 
@@ -33,15 +34,26 @@ func startTestServer(t testing.TB) *testServer {
 // and the logger are the test's.
 func startTestServerWith(t testing.TB, cfg Config) *testServer {
 	t.Helper()
+	return startTestServerOver(t, cfg, nil)
+}
+
+// startTestServerOver is startTestServerWith over wrap(the bbolt store),
+// for tests that hook into the store's calls; nil wrap: the store itself.
+func startTestServerOver(t testing.TB, cfg Config, wrap func(storage.Store) storage.Store) *testServer {
+	t.Helper()
 	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
 	if err != nil {
 		t.Fatal(err)
+	}
+	cfg.Store = store
+	if wrap != nil {
+		cfg.Store = wrap(store)
 	}
 	var logOut io.Writer = io.Discard
 	if os.Getenv("MINIAPI_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
-	cfg.Store, cfg.Logger = store, slog.New(slog.NewTextHandler(logOut, nil))
+	cfg.Logger = slog.New(slog.NewTextHandler(logOut, nil))
 	api, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

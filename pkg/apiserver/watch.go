@@ -50,7 +50,8 @@ func readWatchParams(r *http.Request, q request) (watchParams, error) {
 // watch answers GET of a collection with watch=true: the stream of changes
 // after resourceVersion (or the current state as ADDED events first, for
 // "", "0" and sendInitialEvents), until the client leaves, timeoutSeconds
-// passes, the store ends the watch, or the server shuts down.
+// (or, without it, the server's watchTimeout) passes, the store ends the
+// watch, or the server shuts down.
 func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	out, err := negotiate(r, q.res)
 	if err != nil {
@@ -71,6 +72,9 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer context.AfterFunc(s.ctx, cancel)()
+	if p.timeout == 0 {
+		p.timeout = s.watchTimeout()
+	}
 	if p.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		defer cancel()
@@ -87,8 +91,8 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 			return
 		}
 		initial, from = res.KVs, res.Revision
-	} else if from, err = strconv.ParseInt(p.rv, 10, 64); err != nil || from < 0 {
-		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", p.rv)))
+	} else if from, err = parseResourceVersion(p.rv); err != nil {
+		writeError(w, err)
 		return
 	}
 

@@ -66,6 +66,19 @@ type Config struct {
 	EtcdCAFile, EtcdCertFile, EtcdKeyFile string
 	// EtcdCompactionInterval is --etcd-compaction-interval; 0 disables.
 	EtcdCompactionInterval time.Duration
+	// RequestTimeout (--request-timeout) bounds every request but watches:
+	// its context ends, it gets 504, and a body not received by then is cut
+	// off. 0: no bound.
+	RequestTimeout time.Duration
+	// MinRequestTimeout (--min-request-timeout, seconds, as kube's) ends a
+	// watch that asked for no timeoutSeconds after a random time between
+	// it and twice it. 0: such watches last until the client leaves.
+	MinRequestTimeout int
+	// MaxRequestsInflight (--max-requests-inflight) and
+	// MaxMutatingRequestsInflight (--max-mutating-requests-inflight) cap the
+	// reads and the writes served at once (watches not counted); past them
+	// a request gets 429 with Retry-After. 0: no cap.
+	MaxRequestsInflight, MaxMutatingRequestsInflight int
 	// Logger receives the server's logs; default slog.Default().
 	Logger *slog.Logger
 	// BeforeControllers, if set, runs once the API serves and before the
@@ -84,6 +97,17 @@ func Default() Config {
 		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 		LeaderElectLeaseDuration: 15 * time.Second, LeaderElectRenewDeadline: 10 * time.Second, LeaderElectRetryPeriod: 2 * time.Second,
 		EtcdPrefix: "/miniapi", EtcdCompactionInterval: 5 * time.Minute,
+		RequestTimeout: 60 * time.Second, MinRequestTimeout: 1800, MaxRequestsInflight: 400, MaxMutatingRequestsInflight: 200,
+	}
+}
+
+// limits are the API server's request limits the configuration sets.
+func (c Config) limits() apiserver.Limits {
+	return apiserver.Limits{
+		RequestTimeout:              c.RequestTimeout,
+		MinRequestTimeout:           time.Duration(c.MinRequestTimeout) * time.Second,
+		MaxRequestsInflight:         c.MaxRequestsInflight,
+		MaxMutatingRequestsInflight: c.MaxMutatingRequestsInflight,
 	}
 }
 
@@ -207,6 +231,7 @@ func (s *Server) openStore(ctx context.Context) error {
 	builtin := registry.Options{ServiceClusterIPRange: s.cfg.ServiceClusterIPRange, ServiceNodePortRange: s.cfg.ServiceNodePortRange}
 	if s.api, err = apiserver.New(apiserver.Config{
 		Store: store, Builtin: builtin, Logger: s.log, Metrics: metrics, Profiling: s.cfg.Profiling, Authenticator: s.tokens.authenticator(),
+		Limits: s.cfg.limits(),
 	}); err != nil {
 		return err
 	}
