@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
 	"github.com/miniapi/miniapi/pkg/storage"
 	"github.com/miniapi/miniapi/pkg/storage/etcd"
 )
@@ -411,4 +415,76 @@ func TestCloseEndsFeeds(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestServerWatchesShareEtcdWatch: 50 client-go watches of configmaps
+// through bin/miniapi, in five namespaces and in all, from the list's
+// resourceVersion or from an older one, add one etcd watch.
+func TestServerWatchesShareEtcdWatch(t *testing.T) {
+	endpoint, stop := startEtcd(t, t.TempDir())
+	t.Cleanup(stop)
+	_, c := startOnEtcd(t, endpoint, "--controllers=false")
+	ctx := t.Context()
+	var rvs []string
+	for i := range 5 {
+		ns := fmt.Sprintf("ns%d", i)
+		if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		cm, err := c.CoreV1().ConfigMaps(ns).Create(ctx, configMap("before", "1"), metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rvs = append(rvs, cm.ResourceVersion)
+	}
+	base := etcdWatches(t, endpoint)
+	var watches []watch.Interface
+	for i := range 50 {
+		ns := fmt.Sprintf("ns%d", i%5)
+		if i%10 == 0 {
+			ns = "" // all namespaces
+		}
+		w, err := c.CoreV1().ConfigMaps(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: rvs[i%len(rvs)]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		watches = append(watches, w)
+	}
+	for i := range 5 {
+		if _, err := c.CoreV1().ConfigMaps(fmt.Sprintf("ns%d", i)).Create(ctx, configMap("after", "1"), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each watch sees a write after it opened, so its etcd side exists.
+	for i, w := range watches {
+		for {
+			ev := nextEvent(t, w)
+			if cm, ok := ev.Object.(*corev1.ConfigMap); ok && cm.Name == "after" {
+				break
+			}
+			if i%10 != 0 && ev.Type != watch.Added && ev.Type != watch.Bookmark {
+				t.Fatalf("watch %d: unexpected %s", i, ev.Type)
+			}
+		}
+	}
+	got := etcdWatches(t, endpoint) - base
+	t.Logf("50 client watches of configmaps: %d more etcd watches", got)
+	if got != 1 {
+		t.Fatalf("50 client watches of configmaps added %d etcd watches, want 1", got)
+	}
+}
+
+func nextEvent(t *testing.T, w watch.Interface) watch.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatal("watch ended")
+		}
+		return ev
+	case <-time.After(waitLimit):
+		t.Fatalf("no watch event in %v", waitLimit)
+	}
+	return watch.Event{}
 }
