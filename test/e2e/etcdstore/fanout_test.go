@@ -29,7 +29,7 @@ const waitLimit = 30 * time.Second
 
 // etcdWatches is etcd's count of open watches, read from /metrics at the
 // client URL.
-func etcdWatches(t *testing.T, endpoint string) int {
+func etcdWatches(t testing.TB, endpoint string) int {
 	t.Helper()
 	resp, err := http.Get(endpoint + "/metrics")
 	if err != nil {
