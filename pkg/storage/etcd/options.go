@@ -21,14 +21,20 @@ type Options struct {
 	RequestTimeout time.Duration
 	// DialTimeout bounds the first connection in Open. Default 5 s.
 	DialTimeout time.Duration
-	// WatcherBuffer is each watcher's channel capacity; a watcher whose
-	// buffer stays full for SlowWatcherGrace is ended with
-	// storage.ErrWatcherTooSlow. Default 1024.
+	// WatcherBuffer is each watcher's channel capacity (plus the events
+	// it asked to replay); a watcher whose buffer stays full for
+	// SlowWatcherGrace, or which falls eight buffers behind, is ended
+	// with storage.ErrWatcherTooSlow. Default 1024.
 	WatcherBuffer int
 	// SlowWatcherGrace is how long a full watcher buffer may stay full
 	// before the watcher is ended. Default 100 ms; negative: no wait, a
 	// watcher is ended as soon as an event finds its buffer full.
 	SlowWatcherGrace time.Duration
+	// FeedHistory is how many recent events each watched resource's
+	// shared etcd watch keeps in memory, so that a Watch from a revision
+	// the shared watch has passed is replayed from them instead of
+	// opening an etcd watch of its own. Default 1000; negative keeps none.
+	FeedHistory int
 	// ProgressInterval is how often the store asks etcd for a progress
 	// notification on its watches (storage.Progress events). Default 1 s;
 	// negative disables.
@@ -50,6 +56,7 @@ const (
 	defaultDialTimeout    = 5 * time.Second
 	defaultWatcherBuffer  = 1024
 	defaultProgress       = time.Second
+	defaultFeedHistory    = 1000
 	defaultSlowGrace      = 100 * time.Millisecond
 	defaultRevisionPoll   = time.Second
 )
@@ -69,6 +76,9 @@ func (o *Options) fill() {
 	}
 	if o.WatcherBuffer <= 0 {
 		o.WatcherBuffer = defaultWatcherBuffer
+	}
+	if o.FeedHistory == 0 {
+		o.FeedHistory = defaultFeedHistory
 	}
 	if o.SlowWatcherGrace == 0 {
 		o.SlowWatcherGrace = defaultSlowGrace

@@ -28,7 +28,11 @@ type Store struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	closed atomic.Bool
-	loops  sync.WaitGroup // background goroutines and watcher pumps
+	loops  sync.WaitGroup // background goroutines, feeds and watcher pumps
+
+	// feedsMu guards feeds and orders Watch against Close (see join).
+	feedsMu sync.Mutex
+	feeds   map[string]*feed // shared feeds by feedKey
 
 	closeOnce sync.Once
 	closeErr  error
@@ -55,7 +59,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcd client: %w", err)
 	}
-	s := &Store{opts: opts, log: opts.Logger, client: client, prefix: opts.Prefix}
+	s := &Store{opts: opts, log: opts.Logger, client: client, prefix: opts.Prefix,
+		feeds: map[string]*feed{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	first, cancel := context.WithTimeout(ctx, opts.DialTimeout)
 	defer cancel()
@@ -145,7 +150,9 @@ func (s *Store) pollRevision(interval time.Duration) {
 // client. A second Close does nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.feedsMu.Lock()
 		s.closed.Store(true)
+		s.feedsMu.Unlock()
 		s.cancel()
 		s.loops.Wait()
 		s.closeErr = s.client.Close()

@@ -2,9 +2,7 @@ package etcd
 
 import (
 	"context"
-	"errors"
-	"runtime"
-	"sync"
+	"fmt"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -12,11 +10,14 @@ import (
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
-// Watch opens one etcd watch on prefix from fromRevision+1, with the
-// previous values and progress notifications. fromRevision 0 starts after
-// Revision(), the newest revision this store has seen, so a watch opened
-// after a write of this store sees everything after it even though the
-// etcd watch is created asynchronously.
+// Watch streams the changes under prefix after fromRevision from the
+// shared feed of prefix's resource, opening the feed if this is its first
+// watch. fromRevision 0 starts after Revision(), the newest revision this
+// store has seen, so a watch opened after a write of this store sees
+// everything after it even though etcd delivers asynchronously. A
+// revision the feed has passed is replayed from its ring; one before the
+// ring gets a dedicated etcd watch. A compacted revision fails with an
+// *storage.ExpiredError.
 func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64) (storage.Watcher, error) {
 	if s.closed.Load() {
 		return nil, storage.ErrClosed
@@ -29,153 +30,62 @@ func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64) (s
 	} else if err := s.checkWatchable(ctx, fromRevision); err != nil {
 		return nil, err
 	}
-	// The watch lives on the store's context (Close ends it) and on the
-	// caller's (AfterFunc below). RequireLeader makes etcd end the watch
-	// when its member loses the cluster, instead of going quiet.
-	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(s.ctx))
-	w := &watcher{
-		store:  s,
-		from:   fromRevision,
-		events: make(chan storage.Event, s.opts.WatcherBuffer),
-		cancel: cancel,
-		done:   wctx.Done(),
+	w, err := s.join(ctx, prefix, fromRevision)
+	if err != nil {
+		return nil, err
 	}
-	ch := s.client.Watch(wctx, s.key(prefix), clientv3.WithPrefix(), clientv3.WithPrevKV(),
-		clientv3.WithProgressNotify(), clientv3.WithRev(fromRevision+1))
-	stopOnCaller := context.AfterFunc(ctx, w.Stop)
-	s.loops.Go(func() {
-		defer stopOnCaller()
-		w.pump(ch)
-	})
+	if err := w.waitOpened(ctx); err != nil {
+		w.Stop()
+		return nil, err
+	}
 	return w, nil
 }
 
-// watcher is one open Watch: a goroutine (pump) turns etcd responses into
-// events on a buffered channel.
-type watcher struct {
-	store  *Store
-	from   int64
-	events chan storage.Event
-	cancel context.CancelFunc
-	done   <-chan struct{} // the watch's context ended
-
-	mu      sync.Mutex
-	stopped bool // Stop was called or the caller's context ended
-	err     error
-}
-
-func (w *watcher) Events() <-chan storage.Event { return w.events }
-
-func (w *watcher) Err() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
-func (w *watcher) Stop() {
-	w.mu.Lock()
-	w.stopped = true
-	w.mu.Unlock()
-	w.cancel()
-}
-
-// errStop ends pump without an error of its own.
-var errStop = errors.New("watch stopped")
-
-// pump delivers the responses of ch until the watch ends, then records
-// why and closes the events channel.
-func (w *watcher) pump(ch clientv3.WatchChan) {
-	err := errStop
-	for resp := range ch {
-		if err = w.deliver(resp); err != nil {
-			break
-		}
-		err = errStop
-	}
-	w.cancel()
-	w.finish(err)
-}
-
-// finish records the end of the watch: a Stop or a cancelled caller is
-// not an error, a closed store is ErrClosed.
-func (w *watcher) finish(err error) {
-	w.mu.Lock()
-	switch {
-	case w.store.closed.Load():
-		w.err = storage.ErrClosed
-	case w.stopped:
-		w.err = nil
-	case errors.Is(err, errStop):
-		// etcd closed the channel without a reason: the client is
-		// gone (the store's context ended).
-		w.err = storage.ErrClosed
-	default:
-		w.err = err
-	}
-	w.mu.Unlock()
-	close(w.events)
-}
-
-// deliver turns one etcd response into events.
-func (w *watcher) deliver(resp clientv3.WatchResponse) error {
-	if resp.CompactRevision != 0 {
-		return &storage.ExpiredError{Requested: w.from, Oldest: resp.CompactRevision}
-	}
-	if err := resp.Err(); err != nil {
-		return mapError(context.Background(), "watch", err)
-	}
-	s := w.store
-	s.observe(resp.Header.Revision)
-	if resp.IsProgressNotify() {
-		select {
-		case w.events <- storage.Event{Type: storage.Progress, KV: storage.KV{ModRevision: resp.Header.Revision}}:
-		default: // a full buffer has change events to read first
-		}
-		return nil
-	}
-	for _, ev := range resp.Events {
-		if !w.send(s.event(ev)) {
-			return storage.ErrWatcherTooSlow
-		}
-	}
-	return nil
-}
-
-// send queues ev. etcd delivers in bursts (the client buffers a watch's
-// responses while its pump is not running), and a reader woken by the
-// first event of a burst waits for the pump to yield the processor. So on
-// a full buffer send first yields a few times, letting the reader drain
-// it, then waits up to SlowWatcherGrace, as kube-apiserver's watch cache
-// gives a blocked watcher a time budget before ending it. Waiting here
-// slows no writer (the etcd client buffers the stream) and no other
-// watcher.
-func (w *watcher) send(ev storage.Event) bool {
-	for range yields {
-		select {
-		case w.events <- ev:
-			return true
-		default:
-			runtime.Gosched()
-		}
-	}
-	grace := w.store.opts.SlowWatcherGrace
-	if grace <= 0 {
-		return false
-	}
-	t := time.NewTimer(grace)
+// waitOpened waits until etcd has created the watcher's etcd watch, as a
+// watch of etcd's own client does: events written after Watch returns
+// then come as they happen, not in one catch-up batch (etcd replays a
+// watch that starts behind it only every 100 ms). A feed open for a while
+// has long been created; the wait is bounded by RequestTimeout.
+func (w *watcher) waitOpened(ctx context.Context) error {
+	t := time.NewTimer(w.store.opts.RequestTimeout)
 	defer t.Stop()
 	select {
-	case w.events <- ev:
-		return true
+	case <-w.feed.opened:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	case <-t.C:
-		return false
-	case <-w.done:
-		return false
+		return fmt.Errorf("etcd watch: %w", storage.ErrTimeout)
 	}
 }
 
-// yields is how often send lets a reader run before it waits.
-const yields = 3
+// join adds a watcher to the shared feed of prefix's resource, opening
+// the feed at fromRevision (or now, if that is in the future) when there
+// is none, or to a dedicated feed when the shared one cannot replay from
+// fromRevision. Everything happens under feedsMu, so that Close, which
+// sets closed under it, waits for every goroutine started here.
+func (s *Store) join(ctx context.Context, prefix string, from int64) (*watcher, error) {
+	s.feedsMu.Lock()
+	defer s.feedsMu.Unlock()
+	if s.closed.Load() {
+		return nil, storage.ErrClosed
+	}
+	key := feedKey(prefix)
+	f := s.feeds[key]
+	if f == nil {
+		f = s.newFeed(key, min(from, s.Revision()), true, s.opts.FeedHistory)
+		s.feeds[key] = f
+		s.loops.Go(f.run)
+	}
+	w := f.add(ctx, prefix, from)
+	if w == nil {
+		f = s.newFeed(prefix, from, false, 0)
+		w = f.add(ctx, prefix, from)
+		s.loops.Go(f.run)
+	}
+	s.loops.Go(w.pump)
+	return w, nil
+}
 
 // event converts an etcd event. A delete's KV is the value before the
 // delete with the delete's revision, as the storage contract says.
