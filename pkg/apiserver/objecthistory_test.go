@@ -140,10 +140,10 @@ func TestHistoryKeepsToItsName(t *testing.T) {
 func TestHistoryErrors(t *testing.T) {
 	ts := startTestServer(t)
 	for path, want := range map[string]string{
-		"apps/v1/deployments/default/nope":  `deployments.apps \"nope\" not found`,
-		"core/v1/nosuchresource/default/x":  `the server could not find the requested resource`,
-		"core/v1/configmaps/-/x":            `needs its namespace`,
-		"core/v1/namespaces/default/x":      `takes \"-\" for its namespace`,
+		"apps/v1/deployments/default/nope":   `deployments.apps \"nope\" not found`,
+		"core/v1/nosuchresource/default/x":   `the server could not find the requested resource`,
+		"core/v1/configmaps/-/x":             `needs its namespace`,
+		"core/v1/namespaces/default/x":       `takes \"-\" for its namespace`,
 		"rbac.authorization.k8s.io/v1/x/-/y": `the server could not find the requested resource`,
 	} {
 		_, _, body := ts.do(t, "GET", "/miniapi/v1/history/"+path, "", "")
