@@ -106,7 +106,7 @@ func fieldsTree(f *metav1.FieldsV1) map[string]any {
 		return nil
 	}
 	var tree map[string]any
-	if json.Unmarshal(f.Raw, &tree) != nil {
+	if json.Unmarshal(f.GetRawBytes(), &tree) != nil {
 		return nil
 	}
 	return tree

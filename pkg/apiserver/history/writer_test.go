@@ -9,7 +9,7 @@ import (
 
 func entry(manager string, op metav1.ManagedFieldsOperationType, sub string, sec int, fields string) metav1.ManagedFieldsEntry {
 	e := metav1.ManagedFieldsEntry{Manager: manager, Operation: op, Subresource: sub, APIVersion: "v1", FieldsType: "FieldsV1",
-		FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}}
+		FieldsV1: metav1.NewFieldsV1(fields)}
 	if sec >= 0 {
 		t := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, sec, 0, time.UTC))
 		e.Time = &t
