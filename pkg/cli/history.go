@@ -6,15 +6,24 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	watchtools "k8s.io/client-go/tools/watch"
 )
 
 // historyOptions are the flags of minictl history.
 type historyOptions struct {
 	Revision string
 	Output   string
+	Watch    bool
 	streams  IOStreams
 }
 
@@ -38,16 +47,20 @@ type historyEntry struct {
 func newHistoryCmd(f *Factory, streams IOStreams) *cobra.Command {
 	o := &historyOptions{streams: streams}
 	cmd := &cobra.Command{
-		Use:   "history (TYPE/NAME | TYPE NAME) [--revision=RV] [-o yaml|json]",
+		Use:   "history (TYPE/NAME | TYPE NAME) [--revision=RV] [-o yaml|json] [-w]",
 		Short: "Show every kept revision of one object: who wrote it and what changed",
 		Long: "Show every revision of one object that the server's watch history still keeps, oldest first:\n" +
 			"its resourceVersion, its age, the field manager that wrote it and the fields that changed.\n" +
-			"--revision prints the object as it was at that resourceVersion; -o yaml|json prints the whole history as a List.\n" +
+			"--revision prints the object as it was at that resourceVersion; -o yaml|json prints the whole history as a List;\n" +
+			"-w then prints each new revision as it is written.\n" +
 			"miniapi only: the history is served at /miniapi/v1/history/.",
-		Example: "  minictl history deploy/web\n  minictl history deploy/web --revision=1234\n  minictl history cm my-config -n kube-system -o yaml",
+		Example: "  minictl history deploy/web\n  minictl history deploy/web --revision=1234\n  minictl history cm my-config -n kube-system -o yaml\n  minictl history deploy/web -w",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Output != "" && o.Output != "json" && o.Output != "yaml" {
 				return noCompatiblePrinterError(o.Output, []string{"json", "yaml"})
+			}
+			if o.Watch && o.Revision != "" {
+				return fmt.Errorf("--revision prints one past revision and cannot be used with --watch")
 			}
 			if len(args) == 0 {
 				fmt.Fprint(streams.ErrOut, "You must specify the object to show the history of, as TYPE/NAME. Use \"minictl api-resources\" for a complete list of supported resources.\n\n")
@@ -59,6 +72,7 @@ func newHistoryCmd(f *Factory, streams IOStreams) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&o.Revision, "revision", "", "Print the object as it was at this resourceVersion (a REVISION of the history).")
 	fl.StringVarP(&o.Output, "output", "o", "", "Output format. One of: (json, yaml).")
+	fl.BoolVarP(&o.Watch, "watch", "w", false, "After printing the history, watch the object and print each new revision as it is written.")
 	return cmd
 }
 
@@ -79,21 +93,60 @@ func (o *historyOptions) run(ctx context.Context, f *Factory, args []string) err
 	if err != nil {
 		return err
 	}
-	body, err := doRaw(ctx, c.Get().AbsPath(historyPath(ref, ns)).SetHeader("Accept", acceptJSON))
+	fetch := func(ctx context.Context) (objectHistory, error) {
+		var h objectHistory
+		body, err := doRaw(ctx, c.Get().AbsPath(historyPath(ref, ns)).SetHeader("Accept", acceptJSON))
+		if err != nil {
+			return h, err
+		}
+		if err := json.Unmarshal(body, &h); err != nil {
+			return h, fmt.Errorf("decoding the history: %w", err)
+		}
+		return h, nil
+	}
+	h, err := fetch(ctx)
 	if err != nil {
 		return err
-	}
-	var h objectHistory
-	if err := json.Unmarshal(body, &h); err != nil {
-		return fmt.Errorf("decoding the history: %w", err)
 	}
 	if o.Revision != "" {
 		return o.printRevision(h, ref)
 	}
-	if o.Output != "" {
-		return o.printList(h)
+	p := &historyPrinter{output: o.Output, out: o.streams.Out, seen: map[string]bool{}}
+	if err := p.print(h); err != nil || !o.Watch {
+		return err
 	}
-	return printHistoryTable(o.streams.Out, h)
+	return o.follow(ctx, f, ref, ns, fetch, p)
+}
+
+// follow watches the object and, after each change, prints the revisions
+// the history has gained, until Ctrl-C. The object may be deleted and
+// created again meanwhile.
+func (o *historyOptions) follow(ctx context.Context, f *Factory, ref ResourceRef, ns string,
+	fetch func(context.Context) (objectHistory, error), p *historyPrinter) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	dyn, err := f.Dynamic()
+	if err != nil {
+		return err
+	}
+	var res dynamic.ResourceInterface = dyn.Resource(ref.Mapping.Resource)
+	if ref.Namespaced() {
+		res = dyn.Resource(ref.Mapping.Resource).Namespace(ns)
+	}
+	_, err = watchtools.UntilWithSync(ctx, nameListWatch(res, dyn, ref.Name), &unstructured.Unstructured{}, nil, func(watch.Event) (bool, error) {
+		h, err := fetch(ctx)
+		if err != nil {
+			if ctx.Err() != nil || apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		return false, p.print(h)
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // historyPath is where miniapi serves the history of ref's object.
@@ -131,44 +184,90 @@ func (o *historyOptions) printRevision(h objectHistory, ref ResourceRef) error {
 	return fmt.Errorf("revision %s is not in the kept history of %s", o.Revision, name)
 }
 
-// printList prints the whole history as a kubectl List whose items are
-// the revisions (their objects without managedFields, as get prints).
-func (o *historyOptions) printList(h objectHistory) error {
-	items := make([]any, 0, len(h.Items))
+// historyPrinter prints a history, and then, for -w, the revisions it
+// gains: table rows aligned with the first ones, or one document per
+// revision for -o json|yaml after the first List.
+type historyPrinter struct {
+	output string
+	out    io.Writer
+	tw     *tabWriter
+	yaml   yamlPrinter
+	seen   map[string]bool // revisions printed
+}
+
+func (p *historyPrinter) print(h objectHistory) error {
+	first := p.tw == nil && len(p.seen) == 0
+	var fresh []historyEntry
 	for _, it := range h.Items {
-		var entry map[string]any
-		b, err := json.Marshal(it)
-		if err == nil {
-			err = json.Unmarshal(b, &entry)
+		if !p.seen[it.Revision] {
+			p.seen[it.Revision] = true
+			fresh = append(fresh, it)
 		}
+	}
+	switch {
+	case p.output == "":
+		if p.tw == nil {
+			p.tw = newTabWriter(p.out)
+			fmt.Fprintln(p.tw, "REVISION\tAGE\tMANAGER\tCHANGE")
+		}
+		writeHistoryRows(p.tw, fresh)
+		return p.tw.Flush()
+	case first:
+		items, err := historyDocuments(fresh)
 		if err != nil {
 			return err
+		}
+		return p.document(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}})
+	}
+	items, err := historyDocuments(fresh)
+	for _, it := range items {
+		if err != nil {
+			break
+		}
+		err = p.document(it)
+	}
+	return err
+}
+
+func (p *historyPrinter) document(v map[string]any) error {
+	if p.output == "json" {
+		return jsonPrinter{}.PrintObj(v, p.out)
+	}
+	return p.yaml.PrintObj(v, p.out)
+}
+
+// historyDocuments turns revisions into the items of -o json|yaml: the
+// server's entries with their objects as get prints them (without
+// managedFields).
+func historyDocuments(entries []historyEntry) ([]map[string]any, error) {
+	items := make([]map[string]any, 0, len(entries))
+	for _, it := range entries {
+		var doc map[string]any
+		b, err := json.Marshal(it)
+		if err == nil {
+			err = json.Unmarshal(b, &doc)
+		}
+		if err != nil {
+			return nil, err
 		}
 		obj, err := decodeObject(it.Object)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		entry["object"] = obj
-		items = append(items, entry)
+		doc["object"] = obj
+		items = append(items, doc)
 	}
-	list := map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
-	if o.Output == "json" {
-		return jsonPrinter{}.PrintObj(list, o.streams.Out)
-	}
-	return (&yamlPrinter{}).PrintObj(list, o.streams.Out)
+	return items, nil
 }
 
-// printHistoryTable prints one row per revision: REVISION, AGE, MANAGER
+// writeHistoryRows writes one row per revision: REVISION, AGE, MANAGER
 // and CHANGE.
-func printHistoryTable(out io.Writer, h objectHistory) error {
-	tw := newTabWriter(out)
-	fmt.Fprintln(tw, "REVISION\tAGE\tMANAGER\tCHANGE")
-	for _, it := range h.Items {
+func writeHistoryRows(w io.Writer, entries []historyEntry) {
+	for _, it := range entries {
 		change := strings.Join(it.Changes, ", ")
 		if change == "" {
 			change = "<none>"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", it.Revision, translateAge(it.Time), escapeTerminal(it.Manager), escapeTerminal(change))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", it.Revision, translateAge(it.Time), escapeTerminal(it.Manager), escapeTerminal(change))
 	}
-	return tw.Flush()
 }

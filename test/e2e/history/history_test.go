@@ -137,6 +137,15 @@ func TestHistoryOfScaledDeployment(t *testing.T) {
 		list.Items[len(list.Items)-1].Object.Spec.Replicas != 5 {
 		t.Errorf("-o json:\n%s", js)
 	}
+
+	// -w prints the history, then each revision as it is written.
+	w := s.StartTool(t, "minictl", nil, "history", "deploy/web", "-w")
+	w.WaitForOutput(t, "spec.replicas: 3 → 5", 30*time.Second)
+	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=2")
+	w.WaitForOutput(t, "spec.replicas: 5 → 2", 30*time.Second)
+	if r := w.Interrupt(t); r.ExitCode != 0 || strings.Count(r.Stdout, "REVISION") != 1 || strings.Count(r.Stdout, "spec.replicas: 3 → 5") != 1 {
+		t.Errorf("history -w: %s", r)
+	}
 }
 
 func TestHistoryErrorsInKubectlWords(t *testing.T) {
