@@ -171,3 +171,17 @@ func TestHistoryOfClusterScopedAndCustom(t *testing.T) {
 		t.Errorf("the CRD's history: %+v", rows(crd))
 	}
 }
+
+// TestHistoryNeedsTheToken: the history path is authenticated like every
+// API path.
+func TestHistoryNeedsTheToken(t *testing.T) {
+	ts := startTokenServer(t)
+	auth := []string{"Authorization", "Bearer " + adminToken}
+	mustDo(t, ts, 201, "POST", "/api/v1/namespaces/default/configmaps", "application/json", `{"metadata":{"name":"c"}}`, auth...)
+	const path = "/miniapi/v1/history/core/v1/configmaps/default/c"
+	mustDo(t, ts, 401, "GET", path, "", "")
+	mustDo(t, ts, 401, "GET", path, "", "", "Authorization", "Bearer wrong")
+	if out := mustDo(t, ts, 200, "GET", path, "", "", auth...); !strings.Contains(out, `"changes":["created"]`) {
+		t.Errorf("with the token: %s", out)
+	}
+}
