@@ -174,6 +174,8 @@ func (s *Server) routes(profiling bool) *mux.Router {
 		r.Handle(p, disc).Methods(http.MethodGet, http.MethodHead)
 	}
 
+	r.HandleFunc(historyPath, s.objectHistory).Methods(http.MethodGet, http.MethodHead)
+
 	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.serveResource(w, req, "", "v1", splitPath(req.URL.Path)[2:])
