@@ -17,13 +17,22 @@ import (
 // name collision, a refused create) it also returns the status to record
 // instead of the plan's.
 func (c *Controller) execute(ctx context.Context, d *appsv1.Deployment, p plan) (*appsv1.DeploymentStatus, error) {
+	// latest holds what the server answered to this pass's writes, so a
+	// ReplicaSet written twice is written the second time from the first
+	// answer, not from the cache's older copy.
+	latest := map[string]*appsv1.ReplicaSet{}
+	if rs := p.UpdateNewRS; rs != nil {
+		updated, err := c.client.AppsV1().ReplicaSets(rs.Namespace).Update(ctx, rs, metav1.UpdateOptions{})
+		if err != nil {
+			return nil, err
+		}
+		latest[rs.Name] = updated
+	}
 	switch p.Action.Kind {
 	case actCreate:
 		return c.createRS(ctx, d, p)
-	case actUpdateRS:
-		return nil, c.updateNewRS(ctx, p.Action.ReplicaSet)
 	case actScale:
-		return nil, c.resizeAll(ctx, d, p.Action.Resizes)
+		return nil, c.resizeAll(ctx, d, p.Action.Resizes, latest)
 	case actCleanup:
 		return nil, c.deleteAll(ctx, d, p.Action.Deletes)
 	}
@@ -80,16 +89,9 @@ func (c *Controller) nameTaken(d *appsv1.Deployment, rs *appsv1.ReplicaSet, p pl
 	return st, err
 }
 
-// updateNewRS writes the new ReplicaSet's annotations and minReadySeconds.
-func (c *Controller) updateNewRS(ctx context.Context, rs *appsv1.ReplicaSet) error {
-	_, err := c.client.AppsV1().ReplicaSets(rs.Namespace).Update(ctx, rs, metav1.UpdateOptions{})
-	return err
-}
-
-// resizeAll applies the resizes in order. A ReplicaSet resized twice is
-// written the second time from what the first write returned.
-func (c *Controller) resizeAll(ctx context.Context, d *appsv1.Deployment, resizes []resize) error {
-	latest := map[string]*appsv1.ReplicaSet{}
+// resizeAll applies the resizes in order, each from the latest copy of
+// its ReplicaSet.
+func (c *Controller) resizeAll(ctx context.Context, d *appsv1.Deployment, resizes []resize, latest map[string]*appsv1.ReplicaSet) error {
 	for _, r := range resizes {
 		rs := r.ReplicaSet
 		if l, ok := latest[rs.Name]; ok {

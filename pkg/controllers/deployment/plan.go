@@ -10,8 +10,10 @@ import (
 )
 
 // A pass of the Deployment controller is split in two: planFor decides,
-// from what was read, the one action to take and the status to record;
-// Reconcile then takes the action and writes the status. Deciding is pure
+// from what was read, the one action to take (after bringing the new
+// ReplicaSet's annotations up to date, if they are stale) and the status
+// to record; Reconcile then takes the action and writes the status, once.
+// Deciding is pure
 // (no client, no clock, no cache) so that all of the rollout arithmetic can
 // be tested as a table, and so that the pass reads like the lesson: observe,
 // decide, act once, record once.
@@ -34,20 +36,17 @@ type passInput struct {
 type actionKind string
 
 const (
-	actNone     actionKind = "none"
-	actCreate   actionKind = "create new replicaset"
-	actUpdateRS actionKind = "update new replicaset"
-	actScale    actionKind = "scale replicasets"
-	actCleanup  actionKind = "clean up old replicasets"
+	actNone    actionKind = "none"
+	actCreate  actionKind = "create new replicaset"
+	actScale   actionKind = "scale replicasets"
+	actCleanup actionKind = "clean up old replicasets"
 )
 
 // action is the one step a pass takes.
 type action struct {
 	Kind actionKind
-	// ReplicaSet is the ReplicaSet to create (actCreate: template, hash,
-	// owner and annotations filled in), or the new ReplicaSet as it must
-	// become (actUpdateRS: the Deployment's annotations, its revision,
-	// minReadySeconds).
+	// ReplicaSet is the ReplicaSet to create (actCreate): template, hash,
+	// owner and annotations filled in.
 	ReplicaSet *appsv1.ReplicaSet
 	// Resizes are applied in order (actScale). One step may resize several
 	// ReplicaSets, and the same one twice, as kube-controller-manager's
@@ -72,7 +71,12 @@ type resize struct {
 
 // plan is the outcome of deciding: the action, then what to record.
 type plan struct {
-	Action action
+	// UpdateNewRS, if set, is written just before the action: the existing
+	// new ReplicaSet with the Deployment's annotations, its revision (a
+	// rollback gives it the next one) and minReadySeconds. It is
+	// housekeeping that comes with whatever step the pass takes.
+	UpdateNewRS *appsv1.ReplicaSet
+	Action      action
 	// Status is the Deployment's status once the action is taken.
 	Status appsv1.DeploymentStatus
 	// Revision is the Deployment's deployment.kubernetes.io/revision
@@ -133,12 +137,19 @@ type planner struct {
 	rss  []*appsv1.ReplicaSet
 	pods map[types.UID][]*corev1.Pod
 	now  time.Time
+	// updateNew is the new ReplicaSet's update, if it needs one, and
+	// updateNote what the log says of it.
+	updateNew  *appsv1.ReplicaSet
+	updateNote string
 }
 
 // finish turns the chosen action and the status into the plan. A rollout
 // whose status did not change gets a requeue at its progress deadline.
 func (pl *planner) finish(act action, st appsv1.DeploymentStatus, watchDeadline bool) plan {
-	p := plan{Action: act, Status: st, Revision: pl.d.Annotations[revisionAnnotation], now: pl.now}
+	if pl.updateNew != nil {
+		act.Describe = pl.updateNote + "; " + act.Describe
+	}
+	p := plan{UpdateNewRS: pl.updateNew, Action: act, Status: st, Revision: pl.d.Annotations[revisionAnnotation], now: pl.now}
 	if watchDeadline && equality.Semantic.DeepEqual(pl.d.Status, st) {
 		p.Requeue, p.RequeueAfter = deadlineRequeue(pl.d, st, pl.now)
 	}

@@ -81,9 +81,6 @@ func summarize(a action) string {
 		r := a.ReplicaSet
 		return fmt.Sprintf("create %s replicas=%d revision=%s desired=%s max=%s", r.Name, replicas(r.Spec.Replicas),
 			r.Annotations[revisionAnnotation], r.Annotations[desiredReplicasAnno], r.Annotations[maxReplicasAnno])
-	case actUpdateRS:
-		r := a.ReplicaSet
-		return fmt.Sprintf("update %s revision=%s history=%s", r.Name, r.Annotations[revisionAnnotation], r.Annotations[revisionHistoryAnno])
 	case actScale:
 		var parts []string
 		for _, z := range a.Resizes {
@@ -129,7 +126,11 @@ func TestPlan(t *testing.T) {
 			in := passInput{Deployment: tc.d, ReplicaSets: tc.rss, Pods: tc.pods, Now: planNow}
 			before := tc.d.DeepCopy()
 			p := planFor(in)
-			if got := summarize(p.Action); got != tc.action {
+			got := summarize(p.Action)
+			if r := p.UpdateNewRS; r != nil {
+				got = fmt.Sprintf("update %s revision=%s history=%s; %s", r.Name, r.Annotations[revisionAnnotation], r.Annotations[revisionHistoryAnno], got)
+			}
+			if got != tc.action {
 				t.Errorf("action:\n got  %s\n want %s", got, tc.action)
 			}
 			if got := summarizeStatus(p.Status); got != tc.status {

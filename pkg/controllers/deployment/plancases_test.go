@@ -102,11 +102,11 @@ func rolloutPlanCases() []planCase {
 		status:  "gen=1 replicas=4 updated=1 available=3 unavailable=1 Available=True/MinimumReplicasAvailable Progressing=True/ReplicaSetUpdated",
 		requeue: "8m21s",
 	}, {
-		name: "rollback: the earlier replicaset gets the next revision",
+		name: "rollback: the earlier replicaset gets the next revision, and grows",
 		d:    deploy(withImage("nginx:old"), withRevision("2"), withStatus(3, 3, 3, availableOK, progressDone)),
 		rss: []*appsv1.ReplicaSet{ownedRS("web-old", "nginx:old", 0, 0, 1, 100, 3, 4),
 			ownedRS("web-new", "nginx:new", 3, 3, 2, 200, 3, 4)},
-		action:  "update web-old revision=3 history=1",
+		action:  "update web-old revision=3 history=1; scale web-old 0->1 (3/4)",
 		status:  "gen=1 replicas=3 updated=0 available=3 unavailable=0 Available=True/MinimumReplicasAvailable Progressing=True/NewReplicaSetAvailable",
 		changes: true, revision: "3",
 	}}

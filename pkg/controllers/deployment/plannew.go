@@ -14,36 +14,37 @@ import (
 
 // newAndOld splits the ReplicaSets into the new one (running the current
 // template) and all the old ones, and notes the revision on the working
-// Deployment. If the new ReplicaSet needs something first, that is the
-// pass's action: an update of its annotations (a rollback gives it the next
-// revision), or, when create is set and there is none, its creation.
-func (pl *planner) newAndOld(create bool) (newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, first *action) {
+// Deployment. An existing new ReplicaSet is returned as it will be once
+// its annotations are brought up to date (see syncNew). When create is set
+// and there is none, its creation is the pass's action.
+func (pl *planner) newAndOld(create bool) (newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, creation *action) {
 	newRS = findNew(pl.d, pl.rss)
 	oldRSs, _ = findOld(pl.rss, newRS)
 	revision := maxRevision(oldRSs) + 1
 	switch {
 	case newRS != nil:
-		newRS, first = pl.syncNew(newRS, revision)
+		newRS = pl.syncNew(newRS, revision)
 	case create:
-		newRS, first = pl.createNew(oldRSs, revision)
+		newRS, creation = pl.createNew(oldRSs, revision)
 	}
-	return newRS, oldRSs, first
+	return newRS, oldRSs, creation
 }
 
 // syncNew brings the existing new ReplicaSet's annotations and
 // minReadySeconds up to date, and notes its revision on the Deployment
 // (and FoundNewReplicaSet, if Progressing is not there yet). It returns
-// the ReplicaSet as it will be, and the update if one is needed.
-func (pl *planner) syncNew(rs *appsv1.ReplicaSet, revision int64) (*appsv1.ReplicaSet, *action) {
+// the ReplicaSet as it will be. The update, if one is needed, goes out
+// before the pass's action, in the same pass: kube-controller-manager
+// does both in one sync, and the step's arithmetic is made with the
+// Deployment's status as it was before this pass.
+func (pl *planner) syncNew(rs *appsv1.ReplicaSet, revision int64) *appsv1.ReplicaSet {
 	cp := rs.DeepCopy()
-	var act *action
 	if setNewRSAnnotations(pl.d, cp, revision, true) || cp.Spec.MinReadySeconds != pl.d.Spec.MinReadySeconds {
 		cp.Spec.MinReadySeconds = pl.d.Spec.MinReadySeconds
-		describe := "updated the annotations of new replicaset " + cp.Name
+		pl.updateNew, pl.updateNote = cp, "updated the annotations of new replicaset "+cp.Name
 		if revisionOf(cp) != revisionOf(rs) {
-			describe = fmt.Sprintf("replicaset %s runs the deployment's template again: gave it revision %d", cp.Name, revisionOf(cp))
+			pl.updateNote = fmt.Sprintf("replicaset %s runs the deployment's template again: gave it revision %d", cp.Name, revisionOf(cp))
 		}
-		act = &action{Kind: actUpdateRS, ReplicaSet: cp, Describe: describe}
 		rs = cp
 	}
 	setDeploymentRevision(pl.d, rs.Annotations[revisionAnnotation])
@@ -51,7 +52,7 @@ func (pl *planner) syncNew(rs *appsv1.ReplicaSet, revision int64) (*appsv1.Repli
 		setCondition(&pl.d.Status, newCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 			"FoundNewReplicaSet", fmt.Sprintf("Found new replica set %q", rs.Name), pl.now))
 	}
-	return rs, act
+	return rs
 }
 
 // createNew plans the ReplicaSet for the current template, and notes its

@@ -10,10 +10,7 @@ import (
 // wait until none of their pods is left; then create (or grow) the new
 // ReplicaSet to spec.replicas; once complete, clean up history.
 func (pl *planner) recreate() plan {
-	newRS, oldRSs, first := pl.newAndOld(false)
-	if first != nil {
-		return pl.finish(*first, pl.rolloutStatus(withNew(oldRSs, newRS), newRS), true)
-	}
+	newRS, oldRSs, _ := pl.newAndOld(false)
 	// The status comes after the step: creating the new ReplicaSet notes
 	// its revision and condition on the Deployment, and the status counts it.
 	act, newRS := pl.recreateStep(newRS, oldRSs)

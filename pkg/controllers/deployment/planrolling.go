@@ -6,11 +6,11 @@ import appsv1 "k8s.io/api/apps/v1"
 // grow it as far as maxSurge allows; if it could not grow, shrink old ones
 // as far as maxUnavailable allows; once complete, clean up history.
 func (pl *planner) rolling() plan {
-	newRS, oldRSs, first := pl.newAndOld(true)
+	newRS, oldRSs, creation := pl.newAndOld(true)
 	all := withNew(oldRSs, newRS)
 	st := pl.rolloutStatus(all, newRS)
-	if first != nil {
-		return pl.finish(*first, st, true)
+	if creation != nil {
+		return pl.finish(*creation, st, true)
 	}
 	return pl.finish(pl.rollingStep(newRS, oldRSs, all), st, true)
 }

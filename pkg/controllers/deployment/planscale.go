@@ -11,11 +11,8 @@ import (
 // Deployment, or one whose spec.replicas changed. A paused Deployment also
 // cleans up old history once nothing needs resizing.
 func (pl *planner) scaleOnly(describe string) plan {
-	newRS, oldRSs, first := pl.newAndOld(false)
+	newRS, oldRSs, _ := pl.newAndOld(false)
 	st := computeStatusAt(pl.d, withNew(oldRSs, newRS), newRS, pl.now)
-	if first != nil {
-		return pl.finish(*first, st, false)
-	}
 	z := newResizer(pl.d)
 	z.scaleToSpec(newRS, oldRSs)
 	if act := z.action(describe); act != nil {
