@@ -60,7 +60,11 @@ func (c *Controller) carryOut(ctx context.Context, key string, d *appsv1.Deploym
 	failed, err := c.execute(ctx, d, p)
 	act := p.Action.Describe
 	if err != nil {
-		act = "failed to " + string(p.Action.Kind)
+		// Say what the pass tried; the driver logs the error itself.
+		act = "failed: " + string(p.Action.Kind)
+		if p.UpdateNewRS != nil {
+			act = "failed: update new replicaset, then " + string(p.Action.Kind)
+		}
 	}
 	c.log.Info("reconciled deployment", "deployment", key,
 		"desired", fmt.Sprintf("%d replicas of template %s (generation %d)", replicas(d.Spec.Replicas), podTemplateHash(&d.Spec.Template, d.Status.CollisionCount), d.Generation),
