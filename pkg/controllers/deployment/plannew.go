@@ -93,16 +93,15 @@ func newReplicaSet(d *appsv1.Deployment, oldRSs []*appsv1.ReplicaSet, revision i
 	return rs
 }
 
-// setDeploymentRevision sets d's revision annotation, reporting a change.
-func setDeploymentRevision(d *appsv1.Deployment, revision string) bool {
+// setDeploymentRevision sets d's revision annotation.
+func setDeploymentRevision(d *appsv1.Deployment, revision string) {
 	if d.Annotations[revisionAnnotation] == revision {
-		return false
+		return
 	}
 	if d.Annotations == nil {
 		d.Annotations = map[string]string{}
 	}
 	d.Annotations[revisionAnnotation] = revision
-	return true
 }
 
 func withLabel(m map[string]string, k, v string) map[string]string {
