@@ -6,6 +6,13 @@
 //
 // It never creates pods: scaling a ReplicaSet is its only lever, and the
 // ReplicaSet controller does the rest.
+//
+// A pass reads like the loop it teaches. Reconcile (reconcile.go) reads
+// the Deployment and claims its ReplicaSets; planFor (plan.go and the
+// plan*.go files) decides, without any I/O, the one step to take and the
+// status that follows; execute.go takes the step (ReplicaSet writes, events);
+// Reconcile logs desired, observed and action, writes the status once if it
+// changed, and asks to look again at a progress deadline.
 package deployment
 
 import (

@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -17,18 +18,19 @@ import (
 //
 // It is level-based: it never asks "what happened?", only "what is wanted
 // and what is there now?". It reads the latest Deployment and its
-// ReplicaSets from the informer caches and takes the smallest step the
-// strategy allows — create the new ReplicaSet, scale one up or down, clean
-// up history, write the status — then returns. It is safe to run at any
-// time, any number of times, after a crash or for a Deployment that is
-// gone: a second run finds less (or no) gap. An error (a conflict with a
-// concurrent writer, say) makes the driver call it again with backoff.
+// ReplicaSets from the informer caches, plans the smallest step the
+// strategy allows (planFor: create the new ReplicaSet, scale, clean up
+// history, or nothing), takes it, writes the status once, and returns. It
+// is safe to run at any time, any number of times, after a crash or for a
+// Deployment that is gone: a second run finds less (or no) gap. An error
+// (a conflict with a concurrent writer, say) makes the driver call it
+// again with backoff.
 func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return nil
 	}
-	cached, err := c.dLister.Deployments(ns).Get(name)
+	d, err := c.dLister.Deployments(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		c.log.Debug("deployment gone, nothing to do", "deployment", key)
 		return nil
@@ -36,7 +38,6 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	d := cached.DeepCopy()
 	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
 	if err != nil || sel.Empty() {
 		return c.refuseSelector(ctx, d)
@@ -45,53 +46,65 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	action, err := c.step(ctx, d, rss)
-	c.log.Info("reconciled deployment", "deployment", key,
-		"desired", fmt.Sprintf("%d replicas of template %s (generation %d)", replicas(d.Spec.Replicas), podTemplateHash(&d.Spec.Template, d.Status.CollisionCount), d.Generation),
-		"observed", describe(rss, d), "action", action)
-	return err
-}
-
-// step picks the kind of step d needs now and takes it.
-func (c *Controller) step(ctx context.Context, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (string, error) {
-	if d.DeletionTimestamp != nil {
-		newRS := findNew(d, rss)
-		_, oldRSs := findOld(rss, newRS)
-		return "status only (deployment is being deleted)", c.syncStatus(ctx, d, append(oldRSs, newRS), newRS)
-	}
-	d, err := c.checkPaused(ctx, d)
-	if err != nil {
-		return "note paused/resumed", err
-	}
-	if d.Spec.Paused {
-		return c.scaleAndSync(ctx, d, rss, "paused: scale only")
-	}
-	if isScalingEvent(d, rss) {
-		return c.scaleAndSync(ctx, d, rss, "scaled replicasets proportionally")
-	}
+	in := passInput{Deployment: d, ReplicaSets: rss, Now: c.clock.Now()}
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
-		return c.rolloutRecreate(ctx, d, rss)
-	}
-	return c.rolloutRolling(ctx, d, rss)
-}
-
-// scaleAndSync resizes ReplicaSets to a changed spec.replicas without
-// rolling out, then writes status (paused Deployments only do this).
-func (c *Controller) scaleAndSync(ctx context.Context, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, action string) (string, error) {
-	d, newRS, oldRSs, err := c.replicaSets(ctx, d, rss, false)
-	if err != nil {
-		return action, err
-	}
-	if err := c.scale(ctx, d, newRS, oldRSs); err != nil {
-		return action, err
-	}
-	if d.Spec.Paused {
-		if err := c.cleanupOldReplicaSets(ctx, d, oldRSs); err != nil {
-			return action, err
+		if in.Pods, err = c.podsByReplicaSet(rss); err != nil {
+			return err
 		}
 	}
-	all := append(append([]*appsv1.ReplicaSet(nil), oldRSs...), newRS)
-	return action, c.syncStatus(ctx, d, all, newRS)
+	return c.carryOut(ctx, key, d, planFor(in), describe(rss, d))
+}
+
+// carryOut takes p's action, logs the pass, and records the status.
+func (c *Controller) carryOut(ctx context.Context, key string, d *appsv1.Deployment, p plan, observed string) error {
+	failed, err := c.execute(ctx, d, p)
+	act := p.Action.Describe
+	if err != nil {
+		// Say what the pass tried; the driver logs the error itself.
+		act = "failed: " + string(p.Action.Kind)
+		if p.UpdateNewRS != nil {
+			act = "failed: update new replicaset, then " + string(p.Action.Kind)
+		}
+	}
+	c.log.Info("reconciled deployment", "deployment", key,
+		"desired", fmt.Sprintf("%d replicas of template %s (generation %d)", replicas(d.Spec.Replicas), podTemplateHash(&d.Spec.Template, d.Status.CollisionCount), d.Generation),
+		"observed", observed, "action", act)
+	if err != nil {
+		// The action did not happen, so the plan's status would be wrong;
+		// only a failed create has something of its own to say.
+		if failed != nil {
+			err = errors.Join(err, c.record(ctx, d, *failed, ""))
+		}
+		return err
+	}
+	if p.Requeue {
+		c.requeue(key, p)
+	}
+	if !p.changes(d) {
+		return nil
+	}
+	return c.record(ctx, d, p.Status, p.Revision)
+}
+
+func (c *Controller) requeue(key string, p plan) {
+	if p.RequeueAfter == 0 {
+		c.driver.Enqueue(key)
+		return
+	}
+	c.driver.EnqueueAfter(key, p.RequeueAfter)
+}
+
+// record is the one write of a Deployment's status: st, and the revision
+// annotation ("" leaves it), which the status subresource carries as
+// kube-apiserver's does. A conflict goes back to the driver for a retry.
+func (c *Controller) record(ctx context.Context, d *appsv1.Deployment, st appsv1.DeploymentStatus, revision string) error {
+	cp := d.DeepCopy()
+	cp.Status = st
+	if revision != "" {
+		setDeploymentRevision(cp, revision)
+	}
+	_, err := c.client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, cp, metav1.UpdateOptions{})
+	return err
 }
 
 // refuseSelector handles an empty or invalid selector, which would select
@@ -101,9 +114,9 @@ func (c *Controller) refuseSelector(ctx context.Context, d *appsv1.Deployment) e
 	if d.Status.ObservedGeneration >= d.Generation {
 		return nil
 	}
-	d.Status.ObservedGeneration = d.Generation
-	_, err := c.writeStatus(ctx, d)
-	return err
+	st := *d.Status.DeepCopy()
+	st.ObservedGeneration = d.Generation
+	return c.record(ctx, d, st, "")
 }
 
 // describe summarises the ReplicaSets for the log: name=spec/ready/available.

@@ -1,73 +1,11 @@
 package deployment
 
 import (
-	"context"
 	"math"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
-
-// scaleRS sets rs to size n (and refreshes its desired/max-replicas
-// annotations), recording a ScalingReplicaSet event if the size changed.
-// It returns the updated ReplicaSet and whether its size changed.
-func (c *Controller) scaleRS(ctx context.Context, d *appsv1.Deployment, rs *appsv1.ReplicaSet, n int32) (*appsv1.ReplicaSet, bool, error) {
-	old := replicas(rs.Spec.Replicas)
-	cp := rs.DeepCopy()
-	annotationsChanged := setReplicasAnnotations(cp, replicas(d.Spec.Replicas), replicas(d.Spec.Replicas)+maxSurge(d))
-	if old == n && !annotationsChanged {
-		return rs, false, nil
-	}
-	cp.Spec.Replicas = &n
-	updated, err := c.client.AppsV1().ReplicaSets(cp.Namespace).Update(ctx, cp, metav1.UpdateOptions{})
-	if err != nil {
-		return rs, false, err
-	}
-	if old == n {
-		return updated, false, nil
-	}
-	direction := "up"
-	if n < old {
-		direction = "down"
-	}
-	c.recorder.Eventf(d, corev1.EventTypeNormal, "ScalingReplicaSet", "Scaled %s replica set %s from %d to %d", direction, rs.Name, old, n)
-	c.log.Info("scaled replicaset", "deployment", d.Namespace+"/"+d.Name, "replicaset", rs.Name, "from", old, "to", n)
-	return updated, true, nil
-}
-
-// scale handles a change of spec.replicas outside a rollout, or in the
-// middle of one. With one active ReplicaSet it simply gets spec.replicas.
-// Mid-rollout, the extra (or missing) replicas are spread over the active
-// ReplicaSets in proportion to their size, as kube does, so a rollout
-// neither speeds up nor restarts because someone scaled.
-func (c *Controller) scale(ctx context.Context, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet) error {
-	want := replicas(d.Spec.Replicas)
-	if only := activeOrLatest(newRS, oldRSs); only != nil {
-		_, _, err := c.scaleRS(ctx, d, only, want)
-		return err
-	}
-	if isSaturated(d, newRS) {
-		for _, rs := range active(oldRSs) {
-			if _, _, err := c.scaleRS(ctx, d, rs, 0); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if !isRollingUpdate(d) {
-		return nil
-	}
-	rss := active(append(append([]*appsv1.ReplicaSet(nil), oldRSs...), newRS))
-	sizes := proportionalSizes(d, rss)
-	for _, rs := range rss {
-		if _, _, err := c.scaleRS(ctx, d, rs, sizes[rs.Name]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // proportionalSizes computes the new size of each active ReplicaSet when
 // the Deployment's allowed total (spec.replicas+maxSurge) changed. Each

@@ -1,13 +1,11 @@
 package deployment
 
 import (
-	"context"
 	"fmt"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -20,9 +18,11 @@ const (
 	reasonResumed        = "DeploymentResumed"
 )
 
-func (c *Controller) condition(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, msg string) appsv1.DeploymentCondition {
-	now := metav1.NewTime(c.clock.Now())
-	return appsv1.DeploymentCondition{Type: t, Status: s, Reason: reason, Message: msg, LastUpdateTime: now, LastTransitionTime: now}
+// newCondition stamps a condition with now. The time is passed in, never
+// read here, so that a whole pass is planned against one instant.
+func newCondition(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, msg string, now time.Time) appsv1.DeploymentCondition {
+	ts := metav1.NewTime(now)
+	return appsv1.DeploymentCondition{Type: t, Status: s, Reason: reason, Message: msg, LastUpdateTime: ts, LastTransitionTime: ts}
 }
 
 func getCondition(st appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
@@ -59,9 +59,9 @@ func removeCondition(st *appsv1.DeploymentStatus, t appsv1.DeploymentConditionTy
 	st.Conditions = out
 }
 
-// computeStatus sums what the ReplicaSets report and sets Available: true
-// once at least spec.replicas-maxUnavailable pods are available.
-func (c *Controller) computeStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) appsv1.DeploymentStatus {
+// computeStatusAt sums what the ReplicaSets report and sets Available:
+// true once at least spec.replicas-maxUnavailable pods are available.
+func computeStatusAt(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) appsv1.DeploymentStatus {
 	available := sumStatus(all, statusAvailable)
 	st := appsv1.DeploymentStatus{
 		ObservedGeneration:  d.Generation,
@@ -75,11 +75,11 @@ func (c *Controller) computeStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSe
 		Conditions:          append([]appsv1.DeploymentCondition(nil), d.Status.Conditions...),
 	}
 	if available >= replicas(d.Spec.Replicas)-maxUnavailable(d) {
-		setCondition(&st, c.condition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
-			"MinimumReplicasAvailable", "Deployment has minimum availability."))
+		setCondition(&st, newCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
+			"MinimumReplicasAvailable", "Deployment has minimum availability.", now))
 	} else {
-		setCondition(&st, c.condition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
-			"MinimumReplicasUnavailable", "Deployment does not have minimum availability."))
+		setCondition(&st, newCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
+			"MinimumReplicasUnavailable", "Deployment does not have minimum availability.", now))
 	}
 	return st
 }
@@ -117,10 +117,10 @@ func timedOut(d *appsv1.Deployment, st *appsv1.DeploymentStatus, now time.Time) 
 	return deadline.Before(now)
 }
 
-// rolloutStatus is computeStatus plus the Progressing condition: the
+// rolloutStatusAt is computeStatusAt plus the Progressing condition: the
 // rollout is complete, progressing, or past its deadline.
-func (c *Controller) rolloutStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) appsv1.DeploymentStatus {
-	st := c.computeStatus(d, all, newRS)
+func rolloutStatusAt(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) appsv1.DeploymentStatus {
+	st := computeStatusAt(d, all, newRS, now)
 	if !hasProgressDeadline(d) {
 		removeCondition(&st, appsv1.DeploymentProgressing)
 		return st
@@ -135,97 +135,66 @@ func (c *Controller) rolloutStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSe
 	}
 	switch {
 	case isComplete(d, &st):
-		setCondition(&st, c.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			reasonNewRSAvailable, subject+" has successfully progressed."))
+		setCondition(&st, newCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+			reasonNewRSAvailable, subject+" has successfully progressed.", now))
 	case isProgressing(d, &st):
-		cond := c.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, reasonRSUpdated, subject+" is progressing.")
+		cond := newCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, reasonRSUpdated, subject+" is progressing.", now)
 		if cur != nil && cur.Status == corev1.ConditionTrue {
 			cond.LastTransitionTime = cur.LastTransitionTime
 		}
 		// Replace even with the same reason: lastUpdateTime restarts the deadline.
 		removeCondition(&st, appsv1.DeploymentProgressing)
 		st.Conditions = append(st.Conditions, cond)
-	case timedOut(d, &st, c.clock.Now()):
-		setCondition(&st, c.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
-			reasonTimedOut, subject+" has timed out progressing."))
+	case timedOut(d, &st, now):
+		setCondition(&st, newCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
+			reasonTimedOut, subject+" has timed out progressing.", now))
 	}
 	return st
 }
 
-// syncRolloutStatus writes the rollout status if it changed, and makes
-// sure the Deployment is looked at again when its deadline passes.
-func (c *Controller) syncRolloutStatus(ctx context.Context, d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) error {
-	st := c.rolloutStatus(d, all, newRS)
-	copyReplicaFailure(&st, all, newRS)
-	if equality.Semantic.DeepEqual(d.Status, st) {
-		c.requeueAtDeadline(d, st)
-		return nil
-	}
-	d.Status = st
-	_, err := c.writeStatus(ctx, d)
-	return err
+// The Controller's forms read its clock; a pass reads the clock once and
+// hands the time to the plan instead.
+func (c *Controller) computeStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) appsv1.DeploymentStatus {
+	return computeStatusAt(d, all, newRS, c.clock.Now())
 }
 
-// requeueAtDeadline schedules a reconcile for when a rollout that is still
-// progressing would exceed progressDeadlineSeconds: nothing else would
-// wake the controller if nothing happens.
-func (c *Controller) requeueAtDeadline(d *appsv1.Deployment, st appsv1.DeploymentStatus) {
+func (c *Controller) rolloutStatus(d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) appsv1.DeploymentStatus {
+	return rolloutStatusAt(d, all, newRS, c.clock.Now())
+}
+
+// deadlineRequeue says when to look at a rollout that is still
+// progressing again, should nothing else happen: just after its progress
+// deadline passes, or at once if that is less than a second away.
+func deadlineRequeue(d *appsv1.Deployment, st appsv1.DeploymentStatus, now time.Time) (bool, time.Duration) {
 	cond := getCondition(st, appsv1.DeploymentProgressing)
 	if !hasProgressDeadline(d) || cond == nil || cond.Reason == reasonNewRSAvailable || cond.Reason == reasonTimedOut {
-		return
+		return false, 0
 	}
 	deadline := cond.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second)
-	after := deadline.Sub(c.clock.Now())
-	key := d.Namespace + "/" + d.Name
+	after := deadline.Sub(now)
 	if after < time.Second {
-		c.driver.Enqueue(key)
-		return
+		return true, 0
 	}
-	c.driver.EnqueueAfter(key, after+time.Second)
+	return true, after + time.Second
 }
 
-// syncStatus writes the plain status (no Progressing change) if it changed.
-func (c *Controller) syncStatus(ctx context.Context, d *appsv1.Deployment, all []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) error {
-	st := c.computeStatus(d, all, newRS)
-	if equality.Semantic.DeepEqual(d.Status, st) {
-		return nil
-	}
-	d.Status = st
-	_, err := c.writeStatus(ctx, d)
-	return err
-}
-
-// writeStatus sends d's status (and its revision annotation, which the
-// status subresource carries as kube-apiserver's does) and returns the
-// stored Deployment. A conflict goes back to the driver for a retry.
-func (c *Controller) writeStatus(ctx context.Context, d *appsv1.Deployment) (*appsv1.Deployment, error) {
-	updated, err := c.client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, d, metav1.UpdateOptions{})
-	if err != nil {
-		return d, err
-	}
-	return updated, nil
-}
-
-// checkPaused sets Progressing to Unknown/DeploymentPaused when d is
-// paused, and DeploymentResumed when it no longer is.
-func (c *Controller) checkPaused(ctx context.Context, d *appsv1.Deployment) (*appsv1.Deployment, error) {
+// notePaused sets Progressing to Unknown/DeploymentPaused on d's status
+// when d is paused, and DeploymentResumed when it no longer is.
+func notePaused(d *appsv1.Deployment, now time.Time) {
 	if !hasProgressDeadline(d) {
-		return d, nil
+		return
 	}
 	cur := getCondition(d.Status, appsv1.DeploymentProgressing)
 	if cur != nil && cur.Reason == reasonTimedOut {
-		return d, nil
+		return
 	}
 	pausedNoted := cur != nil && cur.Reason == reasonPaused
 	switch {
 	case d.Spec.Paused && !pausedNoted:
-		setCondition(&d.Status, c.condition(appsv1.DeploymentProgressing, corev1.ConditionUnknown, reasonPaused, "Deployment is paused"))
+		setCondition(&d.Status, newCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown, reasonPaused, "Deployment is paused", now))
 	case !d.Spec.Paused && pausedNoted:
-		setCondition(&d.Status, c.condition(appsv1.DeploymentProgressing, corev1.ConditionUnknown, reasonResumed, "Deployment is resumed"))
-	default:
-		return d, nil
+		setCondition(&d.Status, newCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown, reasonResumed, "Deployment is resumed", now))
 	}
-	return c.writeStatus(ctx, d)
 }
 
 // copyReplicaFailure mirrors a ReplicaSet's ReplicaFailure condition (pods
