@@ -115,18 +115,39 @@ func (s *Server) readList(ctx context.Context, q request, p listParams) (listPag
 			opts.Revision = tok.RV
 		}
 	}
+	// notOlderThan is the resourceVersion the answer must reach. It is
+	// checked against what the store read, not against Revision() up
+	// front: over etcd, Revision() trails the writes of other processes,
+	// while a read is at etcd's current revision, so a version another
+	// server just answered is never "too large" here.
+	var notOlderThan int64
 	if p.rv != "" && p.rv != "0" {
 		rv, err := strconv.ParseInt(p.rv, 10, 64)
 		if err != nil || rv < 0 {
 			return page, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", p.rv))
 		}
-		if cur := s.store.Revision(); rv > cur {
-			return page, apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, cur), 1)
-		}
+		notOlderThan = rv
 		if p.rvMatch == "Exact" {
 			opts.Revision = rv
 		}
 	}
+	page, err := s.readPages(ctx, q, p, prefix, opts)
+	if errors.Is(err, storage.ErrFutureRevision) || err == nil && page.rev < notOlderThan {
+		return page, errTooLargeRV(notOlderThan, max(page.rev, s.store.Revision()))
+	}
+	return page, err
+}
+
+// errTooLargeRV answers a list at a resourceVersion the store has not
+// reached, in kube-apiserver's words (504, so that clients retry).
+func errTooLargeRV(rv, current int64) error {
+	return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, current), 1)
+}
+
+// readPages reads the collection under prefix from opts on, page by
+// page, until the list's limit.
+func (s *Server) readPages(ctx context.Context, q request, p listParams, prefix string, opts storage.ListOptions) (listPage, error) {
+	var page listPage
 	if name, ok := p.sel.exactName(); ok && opts.StartKey == "" && (q.namespace != "" || !q.res.Namespaced) {
 		return s.readOne(ctx, q, p, name, opts.Revision)
 	}
@@ -174,8 +195,9 @@ func (s *Server) readList(ctx context.Context, q request, p listParams) (listPag
 // readOne answers a list pinned to one name by fieldSelector
 // metadata.name=X with a single Get.
 func (s *Server) readOne(ctx context.Context, q request, p listParams, name string, rev int64) (listPage, error) {
-	page := listPage{rev: s.store.Revision()}
 	kv, err := s.store.Get(ctx, objectKey(q.res, q.namespace, name))
+	// Revision after the read: it has seen at least the read's revision.
+	page := listPage{rev: s.store.Revision()}
 	if errors.Is(err, storage.ErrNotFound) {
 		return page, nil
 	}
