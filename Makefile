@@ -5,7 +5,7 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build run test unit e2e kubectl helm lint bench bench-smoke clean
+.PHONY: build run test unit e2e kubectl helm etcd lint bench bench-smoke clean
 
 ## build: bin/miniapi and bin/minictl
 build:
@@ -36,13 +36,19 @@ HELM_LDFLAGS := -X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION) \
 helm:
 	cd test/e2e && $(GO) build -ldflags '$(HELM_LDFLAGS)' -o ../../bin/helm helm.sh/helm/v3/cmd/helm
 
+## etcd: the real etcd server, built from go.etcd.io/etcd/server/v3 (the
+## version test/e2e/go.mod pins) through its own etcdmain.Main, for the
+## multi-server end-to-end tests and for trying --etcd-servers locally.
+etcd:
+	cd test/e2e && $(GO) build -o ../../bin/etcd ./cmd/etcd
+
 ## test: lint, unit tests (with -race), then the end-to-end suite
 test: lint unit e2e bench-smoke
 
 unit:
 	$(GO) test -race -count=1 ./...
 
-e2e: build kubectl helm
+e2e: build kubectl helm etcd
 	cd test/e2e && $(GO) test -count=1 -timeout 12m ./...
 
 lint:

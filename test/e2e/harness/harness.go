@@ -36,7 +36,7 @@ func Binary(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join(RepoRoot(), "bin", name)
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s is missing: run `make build kubectl helm` first (%v)", p, err)
+		t.Fatalf("%s is missing: run `make build kubectl helm etcd` first (%v)", p, err)
 	}
 	return p
 }
@@ -220,6 +220,13 @@ func (s *Server) RestartWith(extraArgs ...string) {
 		s.Stop()
 	}
 	s.start(append(slices.Clip(s.args), extraArgs...))
+}
+
+// Log is what the server has written to its log (stdout and stderr, over
+// all its runs) so far.
+func (s *Server) Log() string {
+	b, _ := os.ReadFile(s.logPath)
+	return string(b)
 }
 
 func (s *Server) dumpLog() {
