@@ -43,9 +43,10 @@ func startCluster(t *testing.T, extraArgs ...string) *cluster {
 		urls = append(urls, m.clientURL)
 	}
 	args := append([]string{"--etcd-servers", strings.Join(urls, ",")}, leaseFlags...)
-	for range 3 {
-		s := harness.Start(t, append(args, extraArgs...)...)
-		c.servers = append(c.servers, s)
+	// Started together, as an operator would: they race to seed the
+	// store (system namespaces, the kubernetes Service and its ClusterIP).
+	c.servers = harness.StartMany(t, 3, append(args, extraArgs...)...)
+	for _, s := range c.servers {
 		c.clients = append(c.clients, s.Client())
 	}
 	return c
