@@ -54,19 +54,17 @@ func startCluster(t *testing.T, extraArgs ...string) *cluster {
 
 // leaseHolder is the holderIdentity of the controllers' Lease, read
 // through client, or "" if the Lease is not held (yet).
-func leaseHolder(ctx context.Context, t *testing.T, client kubernetes.Interface) string {
-	t.Helper()
+func leaseHolder(ctx context.Context, client kubernetes.Interface) (string, error) {
 	lease, err := client.CoordinationV1().Leases("kube-system").Get(ctx, "miniapi-controllers", metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
-		return ""
+		return "", nil
 	case err != nil:
-		t.Fatalf("reading the controllers' Lease: %v", err)
+		return "", err
+	case lease.Spec.HolderIdentity == nil:
+		return "", nil
 	}
-	if lease.Spec.HolderIdentity == nil {
-		return ""
-	}
-	return *lease.Spec.HolderIdentity
+	return *lease.Spec.HolderIdentity, nil
 }
 
 // leader waits, reading through client, until the controllers' Lease is
@@ -77,8 +75,10 @@ func (c *cluster) leader(t *testing.T, client kubernetes.Interface, not string) 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	var err error
 	for ctx.Err() == nil {
-		if holder := leaseHolder(ctx, t, client); holder != "" && holder != not {
+		var holder string
+		if holder, err = leaseHolder(ctx, client); holder != "" && holder != not {
 			for i, s := range c.servers {
 				if strings.Contains(s.Log(), "identity="+holder) {
 					return i, holder
@@ -87,6 +87,6 @@ func (c *cluster) leader(t *testing.T, client kubernetes.Interface, not string) 
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("no server took the controllers' Lease (other than %q) within 60 s", not)
+	t.Fatalf("no server took the controllers' Lease (other than %q) within 60 s (last error reading it: %v)", not, err)
 	return 0, ""
 }
