@@ -5,7 +5,7 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build run test unit e2e kubectl helm lint bench bench-smoke clean
+.PHONY: build run test unit e2e kubectl helm etcd lint bench bench-smoke clean
 
 ## build: bin/miniapi and bin/minictl
 build:
@@ -36,13 +36,19 @@ HELM_LDFLAGS := -X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION) \
 helm:
 	cd test/e2e && $(GO) build -ldflags '$(HELM_LDFLAGS)' -o ../../bin/helm helm.sh/helm/v3/cmd/helm
 
+## etcd: the real etcd server, built from go.etcd.io/etcd/server/v3 (the
+## version test/e2e/go.mod pins) through its own etcdmain.Main, for the
+## multi-server end-to-end tests and for trying --etcd-servers locally.
+etcd:
+	cd test/e2e && $(GO) build -o ../../bin/etcd ./cmd/etcd
+
 ## test: lint, unit tests (with -race), then the end-to-end suite
 test: lint unit e2e bench-smoke
 
 unit:
 	$(GO) test -race -count=1 ./...
 
-e2e: build kubectl helm
+e2e: build kubectl helm etcd
 	cd test/e2e && $(GO) test -count=1 -timeout 12m ./...
 
 lint:
@@ -58,7 +64,7 @@ lint:
 ## Then pkg/testenv's figures, measured in the test module (the bench module
 ## does not import the main module, and pkg/testenv would bring it apiextensions
 ## and another bbolt than its raw-bbolt baseline's).
-bench: build
+bench: build etcd
 	cd bench && $(GO) run . --profile=$(BENCH) $(BENCH_FLAGS)
 	@echo "testenv: Start to first request (goal ≤ 50 ms, ≤ 100 ms with 10 CRDs), 100 environments (goal ≤ 10 s), RSS per environment; envtest publishes 5–15 s per start"
 	cd test/e2e && $(GO) test -run XXX -bench . ./testenvbench/
@@ -66,7 +72,7 @@ bench: build
 	$(GO) test -run XXX -bench 'BenchmarkList$$|BenchmarkUpdateFieldManagement' ./pkg/apiserver/
 
 ## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane
-bench-smoke: build
+bench-smoke: build etcd
 	cd bench && $(GO) test -count=1 -timeout 5m ./...
 
 clean:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -67,8 +68,30 @@ func (s *Server) createSeeds(ctx context.Context, seeds []registry.Seed) error {
 	return errors.Join(errs...)
 }
 
-// ensure creates a seed unless an object of its name exists.
+// ensure creates a seed unless an object of its name exists. Servers
+// started together on one etcd race for the same seeds, and the loser's
+// create can fail on what the winner allocated (the kubernetes
+// Service's ClusterIP) before the winner's object is stored, rather than
+// as AlreadyExists: a failed attempt is retried for a while, and the
+// next one finds the winner's object.
 func (s *Server) ensure(ctx context.Context, seed registry.Seed) error {
+	const attempts, pause = 20, 100 * time.Millisecond
+	var err error
+	for range attempts {
+		if err = s.ensureOnce(ctx, seed); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+	return err
+}
+
+// ensureOnce creates the seed unless an object of its name exists.
+func (s *Server) ensureOnce(ctx context.Context, seed registry.Seed) error {
 	res, _ := s.reg.Lookup(seed.Resource)
 	m, err := meta.Accessor(seed.Object)
 	if err != nil {

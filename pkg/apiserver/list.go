@@ -115,13 +115,35 @@ func (s *Server) readList(ctx context.Context, q request, p listParams) (listPag
 			opts.Revision = tok.RV
 		}
 	}
-	rv, err := s.readRevision(p.rv)
+	// notOlderThan is the resourceVersion the answer must reach. It is
+	// checked against what the store read, not against Revision() up
+	// front: over etcd, Revision() trails the writes of other processes,
+	// while a read is at etcd's current revision, so a version another
+	// server just answered is never "too large" here.
+	notOlderThan, err := parseResourceVersion(p.rv)
 	if err != nil {
-		return page, err
+		return listPage{}, err
 	}
-	if rv > 0 && p.rvMatch == "Exact" {
-		opts.Revision = rv
+	if notOlderThan > 0 && p.rvMatch == "Exact" {
+		opts.Revision = notOlderThan
 	}
+	page, err = s.readPages(ctx, q, p, prefix, opts)
+	if errors.Is(err, storage.ErrFutureRevision) || err == nil && page.rev < notOlderThan {
+		return page, errTooLargeRV(notOlderThan, max(page.rev, s.store.Revision()))
+	}
+	return page, err
+}
+
+// errTooLargeRV answers a list at a resourceVersion the store has not
+// reached, in kube-apiserver's words (504, so that clients retry).
+func errTooLargeRV(rv, current int64) error {
+	return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, current), 1)
+}
+
+// readPages reads the collection under prefix from opts on, page by
+// page, until the list's limit.
+func (s *Server) readPages(ctx context.Context, q request, p listParams, prefix string, opts storage.ListOptions) (listPage, error) {
+	var page listPage
 	if name, ok := p.sel.exactName(); ok && opts.StartKey == "" && (q.namespace != "" || !q.res.Namespaced) {
 		return s.readOne(ctx, q, p, name, opts.Revision)
 	}

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -26,18 +25,4 @@ func parseResourceVersion(rv string) (int64, error) {
 		return 0, apierrors.NewBadRequest(invalid.ToAggregate().Error())
 	}
 	return int64(n), nil
-}
-
-// readRevision is the revision a get or list asks to read at least as new
-// as (0: any). One the store has not reached yet is kube's 504 "Too large
-// resource version", which clients retry.
-func (s *Server) readRevision(rv string) (int64, error) {
-	n, err := parseResourceVersion(rv)
-	if err != nil {
-		return 0, err
-	}
-	if cur := s.store.Revision(); n > cur {
-		return 0, apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", n, cur), 1)
-	}
-	return n, nil
 }

@@ -36,7 +36,7 @@ func Binary(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join(RepoRoot(), "bin", name)
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s is missing: run `make build kubectl helm` first (%v)", p, err)
+		t.Fatalf("%s is missing: run `make build kubectl helm etcd` first (%v)", p, err)
 	}
 	return p
 }
@@ -74,6 +74,30 @@ func Start(t testing.TB, extraArgs ...string) *Server {
 // with every other test binary); restarts keep the port the server got.
 func start(t testing.TB, scheme string, extraArgs []string) *Server {
 	t.Helper()
+	s := launchNew(t, extraArgs)
+	s.finishStart(scheme, extraArgs)
+	return s
+}
+
+// StartMany runs n servers with the same flags at once, as several
+// servers on one etcd are started together, and waits until every one
+// is ready. Each has its own data dir and port, as with Start.
+func StartMany(t testing.TB, n int, extraArgs ...string) []*Server {
+	t.Helper()
+	servers := make([]*Server, n)
+	for i := range servers {
+		servers[i] = launchNew(t, extraArgs)
+	}
+	for _, s := range servers {
+		s.finishStart("http", extraArgs)
+	}
+	return servers
+}
+
+// launchNew starts a server on port 0 with a fresh data dir, without
+// waiting for it.
+func launchNew(t testing.TB, extraArgs []string) *Server {
+	t.Helper()
 	dir := t.TempDir()
 	s := &Server{
 		t:       t,
@@ -90,6 +114,14 @@ func start(t testing.TB, scheme string, extraArgs []string) *Server {
 		}
 	})
 	s.launch(append([]string{"--data-dir", s.DataDir, "--listen", "127.0.0.1:0"}, extraArgs...))
+	return s
+}
+
+// finishStart waits for the kubeconfig the server writes once it
+// listens, learns its address from it, and waits until it is ready.
+func (s *Server) finishStart(scheme string, extraArgs []string) {
+	t := s.t
+	t.Helper()
 	s.URL = s.waitKubeconfigServer(20 * time.Second)
 	if !strings.HasPrefix(s.URL, scheme+"://") {
 		t.Fatalf("miniapi serves %s, want %s", s.URL, scheme)
@@ -97,7 +129,6 @@ func start(t testing.TB, scheme string, extraArgs []string) *Server {
 	s.Addr = strings.TrimPrefix(s.URL, scheme+"://")
 	s.args = append([]string{"--data-dir", s.DataDir, "--listen", s.Addr}, extraArgs...)
 	s.waitReady(20 * time.Second)
-	return s
 }
 
 // waitKubeconfigServer waits for the kubeconfig the server writes once it
@@ -220,6 +251,13 @@ func (s *Server) RestartWith(extraArgs ...string) {
 		s.Stop()
 	}
 	s.start(append(slices.Clip(s.args), extraArgs...))
+}
+
+// Log is what the server has written to its log (stdout and stderr, over
+// all its runs) so far.
+func (s *Server) Log() string {
+	b, _ := os.ReadFile(s.logPath)
+	return string(b)
 }
 
 func (s *Server) dumpLog() {
