@@ -228,7 +228,8 @@ func (s *Server) openStore(ctx context.Context) error {
 		return err
 	}
 	s.store = store
-	builtin := registry.Options{ServiceClusterIPRange: s.cfg.ServiceClusterIPRange, ServiceNodePortRange: s.cfg.ServiceNodePortRange}
+	builtin := registry.Options{ServiceClusterIPRange: s.cfg.ServiceClusterIPRange, ServiceNodePortRange: s.cfg.ServiceNodePortRange,
+		SharedStore: len(s.cfg.EtcdServers) > 0}
 	if s.api, err = apiserver.New(apiserver.Config{
 		Store: store, Builtin: builtin, Logger: s.log, Metrics: metrics, Profiling: s.cfg.Profiling, Authenticator: s.tokens.authenticator(),
 		Limits: s.cfg.limits(),

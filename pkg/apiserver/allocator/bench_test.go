@@ -24,7 +24,7 @@ func BenchmarkAllocateNext(b *testing.B) {
 			for range used {
 				inUse = append(inUse, r.addr(rand.IntN(r.Size())).String())
 			}
-			if _, err := r.Repair(ctx, inUse); err != nil {
+			if _, err := r.Repair(ctx, inUse, ReleaseUnused); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {

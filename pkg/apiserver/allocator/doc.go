@@ -85,11 +85,13 @@ operation fails with a *RangeChangedError until Repair rewrites the record
 for the new range. Values in use outside the new range are reported, not
 recorded; the Services keep them, as in kube-apiserver.
 
-Repair replaces the state wholesale, which is right for one server at start.
-With several servers on one store, a Repair can free a value that another
-server has just allocated for a Service it has not stored yet; kube's repair
-loop avoids this by freeing a value only after several passes found it
-leaked. That loop is not here.
+Repair with ReleaseUnused replaces the state wholesale, which is right for
+one server at start. With several servers on one store, a Repair could free
+a value that another server has just allocated for a Service it has not
+stored yet, so there Repair is called with KeepUnused: it adds what is
+missing and frees nothing. kube's repair loop frees a leak only after
+several passes found it leaked; miniapi has no such loop, so on a shared
+store a value leaked by a crash stays allocated.
 
 A range holds at most 2^20 values: an IPv4 range up to a /12 (as
 kube-apiserver's flag allowed), an IPv6 range up to a /108 (kube 1.37 takes

@@ -126,7 +126,7 @@ func (r *IPRange) Has(ctx context.Context, ip netip.Addr) (bool, error) {
 // stored Services hold them; "None" and "" must be left out by the
 // caller), whatever the store held before, including a record made for
 // another range. See the package documentation for when to call it.
-func (r *IPRange) Repair(ctx context.Context, inUse []string) (RepairReport, error) {
+func (r *IPRange) Repair(ctx context.Context, inUse []string, unused Unused) (RepairReport, error) {
 	w := newWanted(r.l.size)
 	for _, s := range inUse {
 		i := -1
@@ -135,7 +135,7 @@ func (r *IPRange) Repair(ctx context.Context, inUse []string) (RepairReport, err
 		}
 		w.add(i, s)
 	}
-	return r.l.repair(ctx, w, func(i int) string { return r.addr(i).String() })
+	return r.l.repair(ctx, w, unused, func(i int) string { return r.addr(i).String() })
 }
 
 // offset is ip's index among the usable addresses, or -1. The range has at

@@ -100,7 +100,7 @@ func (r *PortRange) Has(ctx context.Context, port int) (bool, error) {
 // nodePort and healthCheckNodePort of the stored Services), whatever the
 // store held before, including a record made for another range. See the
 // package documentation for when to call it.
-func (r *PortRange) Repair(ctx context.Context, inUse []int) (RepairReport, error) {
+func (r *PortRange) Repair(ctx context.Context, inUse []int, unused Unused) (RepairReport, error) {
 	w := newWanted(r.l.size)
 	for _, p := range inUse {
 		i := -1
@@ -109,5 +109,5 @@ func (r *PortRange) Repair(ctx context.Context, inUse []int) (RepairReport, erro
 		}
 		w.add(i, strconv.Itoa(p))
 	}
-	return r.l.repair(ctx, w, func(i int) string { return strconv.Itoa(r.ports.Base + i) })
+	return r.l.repair(ctx, w, unused, func(i int) string { return strconv.Itoa(r.ports.Base + i) })
 }

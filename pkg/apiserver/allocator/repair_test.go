@@ -20,7 +20,7 @@ func TestRepairMakesStateExactlyTheValuesInUse(t *testing.T) {
 	// .20 leaked (its Service was never stored); .40 was stored but its
 	// allocation is missing.
 	inUse := []string{"10.96.0.30", "10.96.0.1", "10.96.0.40", "10.1.2.3", "garbage", "10.96.0.30"}
-	rep, err := r.Repair(ctx, inUse)
+	rep, err := r.Repair(ctx, inUse, ReleaseUnused)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestRepairMakesStateExactlyTheValuesInUse(t *testing.T) {
 
 	// Nothing to repair: nothing is written.
 	before := s.Revision()
-	rep, err = r.Repair(ctx, []string{"10.96.0.1", "10.96.0.30", "10.96.0.40"})
+	rep, err = r.Repair(ctx, []string{"10.96.0.1", "10.96.0.30", "10.96.0.40"}, ReleaseUnused)
 	if err != nil || len(rep.Added)+len(rep.Released) != 0 {
 		t.Fatalf("second Repair = %+v, %v", rep, err)
 	}
@@ -58,10 +58,10 @@ func TestRepairOfPortsOnEmptyStore(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
 	r := newPortRange(t, s, "30000-32767")
-	if rep, err := r.Repair(ctx, nil); err != nil || rep.Recorded != 0 || s.Revision() != 0 {
+	if rep, err := r.Repair(ctx, nil, ReleaseUnused); err != nil || rep.Recorded != 0 || s.Revision() != 0 {
 		t.Fatalf("Repair of nothing on an empty store = %+v, %v (revision %d)", rep, err, s.Revision())
 	}
-	rep, err := r.Repair(ctx, []int{30080, 80, 32767})
+	rep, err := r.Repair(ctx, []int{30080, 80, 32767}, ReleaseUnused)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRangeChanged(t *testing.T) {
 		t.Fatalf("Has with a changed range = %v", err)
 	}
 
-	rep, err := r.Repair(ctx, []string{"10.96.0.10", "10.97.0.1"})
+	rep, err := r.Repair(ctx, []string{"10.96.0.10", "10.97.0.1"}, ReleaseUnused)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestUnreadableRecord(t *testing.T) {
 	if _, err := r.AllocateNext(ctx); err == nil {
 		t.Fatal("AllocateNext on an unreadable record succeeded")
 	}
-	rep, err := r.Repair(ctx, []int{30001})
+	rep, err := r.Repair(ctx, []int{30001}, ReleaseUnused)
 	if err != nil || rep.Replaced == "" || !slices.Equal(rep.Added, []string{"30001"}) {
 		t.Fatalf("Repair = %+v, %v", rep, err)
 	}
@@ -136,5 +136,40 @@ func TestUnreadableRecord(t *testing.T) {
 func sameReport(a, b RepairReport) bool {
 	return slices.Equal(a.Added, b.Added) && slices.Equal(a.Released, b.Released) &&
 		slices.Equal(a.OutOfRange, b.OutOfRange) && slices.Equal(a.Duplicates, b.Duplicates) &&
-		a.Replaced == b.Replaced && a.Recorded == b.Recorded
+		slices.Equal(a.Kept, b.Kept) && a.Replaced == b.Replaced && a.Recorded == b.Recorded
+}
+
+// TestRepairKeepingUnused: on a store other servers allocate from, a value
+// recorded but held by no object may be one another server is storing
+// right now, so Repair keeps it (and still adds what is missing).
+func TestRepairKeepingUnused(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	r := newIPRange(t, s, "10.96.0.0/24")
+	for _, ip := range []string{"10.96.0.1", "10.96.0.20"} {
+		if err := r.Allocate(ctx, netip.MustParseAddr(ip)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := r.Repair(ctx, []string{"10.96.0.1", "10.96.0.40"}, KeepUnused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := RepairReport{Added: []string{"10.96.0.40"}, Kept: []string{"10.96.0.20"}, Recorded: 3}
+	if !sameReport(rep, want) {
+		t.Fatalf("report %+v\nwant   %+v", rep, want)
+	}
+	for _, ip := range []string{"10.96.0.1", "10.96.0.20", "10.96.0.40"} {
+		if has, err := r.Has(ctx, netip.MustParseAddr(ip)); err != nil || !has {
+			t.Errorf("Has(%s) = %v, %v after Repair, want true", ip, has, err)
+		}
+	}
+	if n := storedCount(t, s, ipKey); n != 3 {
+		t.Fatalf("stored record holds %d values, want 3", n)
+	}
+	// Only kept values: nothing to write.
+	before := s.Revision()
+	if _, err := r.Repair(ctx, []string{"10.96.0.1"}, KeepUnused); err != nil || s.Revision() != before {
+		t.Fatalf("a Repair that only kept values: %v, revision %d → %d", err, before, s.Revision())
+	}
 }

@@ -22,6 +22,11 @@ type Options struct {
 	// Logger gets what a start-up repair of the ranges changed;
 	// slog.Default() when nil.
 	Logger *slog.Logger
+	// SharedStore says other servers allocate from Store too (several
+	// servers on one etcd). The start-up repair then frees no value that no
+	// stored Service holds: another server may have just allocated it and
+	// be about to store its Service.
+	SharedStore bool
 }
 
 // kube-apiserver's defaults for the Service ranges.

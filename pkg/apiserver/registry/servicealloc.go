@@ -34,6 +34,7 @@ type serviceAllocations struct {
 	portRange utilnet.PortRange
 	family    corev1.IPFamily // the family of the ClusterIP range
 	log       *slog.Logger
+	unused    allocator.Unused // what the start-up repair does with values no Service holds
 	// unusable is set when there is no store: every allocation fails
 	// with it rather than a Service going without its addresses.
 	unusable error
@@ -48,7 +49,10 @@ func newServiceAllocations(opts Options) (*serviceAllocations, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &serviceAllocations{portRange: *pr, family: familyOf(svc.Spec.ClusterIP), log: opts.Logger}
+	a := &serviceAllocations{portRange: *pr, family: familyOf(svc.Spec.ClusterIP), log: opts.Logger, unused: allocator.ReleaseUnused}
+	if opts.SharedStore {
+		a.unused = allocator.KeepUnused
+	}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -154,12 +158,12 @@ func (a *serviceAllocations) Repair(ctx context.Context, stored []runtime.Object
 		ports = append(ports, heldNodePorts(svc)...)
 		ports = append(ports, heldHealthCheckNodePort(svc)...)
 	}
-	ipReport, err := a.ips.Repair(ctx, ips)
+	ipReport, err := a.ips.Repair(ctx, ips, a.unused)
 	if err != nil {
 		return fmt.Errorf("repairing the ClusterIP range: %w", err)
 	}
 	a.logRepair("ClusterIPs", ipReport)
-	portReport, err := a.ports.Repair(ctx, ports)
+	portReport, err := a.ports.Repair(ctx, ports, a.unused)
 	if err != nil {
 		return fmt.Errorf("repairing the NodePort range: %w", err)
 	}
@@ -169,6 +173,9 @@ func (a *serviceAllocations) Repair(ctx context.Context, stored []runtime.Object
 
 // logRepair says what a repair changed; a clean start logs nothing.
 func (a *serviceAllocations) logRepair(what string, r allocator.RepairReport) {
+	if len(r.Kept) > 0 {
+		a.log.Info("kept Service "+what+" that no stored Service holds: another server may be storing them", "kept", r.Kept)
+	}
 	if len(r.Added)+len(r.Released)+len(r.OutOfRange)+len(r.Duplicates) == 0 && r.Replaced == "" {
 		return
 	}
