@@ -49,6 +49,11 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 e2e: build kubectl helm etcd
+	@# go test hides a passing package's output, so say here, where it shows,
+	@# that the live page's browser tests will skip (test/e2e/ui).
+	@[ -n "$$MINIAPI_CHROMIUM" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	  command -v google-chrome >/dev/null || command -v google-chrome-stable >/dev/null || command -v headless-shell >/dev/null || \
+	  echo "*** WARNING: no Chromium on PATH: the live page tests (test/e2e/ui) will be SKIPPED; apt-get install chromium" >&2
 	cd test/e2e && $(GO) test -count=1 -timeout 12m ./...
 
 lint:

@@ -13,7 +13,8 @@ import (
 // authenticate puts the requesting user in the request's context: the
 // owner of its bearer token when the server has an Authenticator (a
 // request without a known token gets 401, health checks excepted, so that
-// probes need no secret), else authn.Unsecured. Impersonation headers
+// probes need no secret, and the live page's files read over loopback,
+// see isPublicPage), else authn.Unsecured. Impersonation headers
 // (kubectl --as) then replace the user, as kube-apiserver does; miniapi
 // lets every user impersonate.
 func (s *Server) authenticate(next http.Handler) http.Handler {
@@ -24,7 +25,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(authn.WithUser(ctx, user)))
 			return
 		}
-		if isHealthPath(r.URL.Path) {
+		if isHealthPath(r.URL.Path) || isPublicPage(r) {
 			next.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}

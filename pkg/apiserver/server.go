@@ -175,6 +175,7 @@ func (s *Server) routes(profiling bool) *mux.Router {
 	}
 
 	r.HandleFunc(historyPath, s.objectHistory).Methods(http.MethodGet, http.MethodHead)
+	s.addUIRoutes(r)
 
 	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
