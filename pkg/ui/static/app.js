@@ -136,23 +136,32 @@
     while (!signal.aborted) {
       try {
         if (!rv) rv = await relist(kind, signal);
+        const began = Date.now();
         rv = await watchFrom(kind, rv, signal);
-        wait = 250;
+        // A watch that the server ends at once, again and again (it is
+        // shutting down, a proxy cuts it), must not become a busy loop.
+        if (Date.now() - began > 1000) wait = 250;
+        else {
+          await sleep(wait, signal);
+          wait = Math.min(wait * 2, 5000);
+        }
       } catch (err) {
         if (signal.aborted) return;
         if (err instanceof Unauthorized) return askToken(err.message);
-        setStatus(kind, err.message);
+        setStatus(kind, "reconnecting: " + err.message);
         await sleep(wait, signal);
         wait = Math.min(wait * 2, 5000);
       }
     }
   }
 
-  const problems = {};
+  // problems says, for each kind, why it is not live yet ("" once its
+  // watch is open); the page says "live" only when every kind is.
+  const problems = Object.fromEntries(Object.keys(kinds).map((k) => [k, "connecting"]));
   function setStatus(kind, problem) {
     problems[kind] = problem;
     const list = Object.entries(problems).filter(([, p]) => p).map(([k, p]) => `${k}: ${p}`);
-    $("status").textContent = list.length ? "reconnecting — " + list.join("; ") : "live";
+    $("status").textContent = list.length ? list.join("; ") : "live";
     $("status").className = list.length ? "status behind" : "status live";
   }
 
