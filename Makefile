@@ -5,7 +5,7 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build run test unit e2e kubectl helm etcd lint bench bench-smoke clean
+.PHONY: build run test unit e2e kubectl helm etcd lint bench bench-smoke fuzz clean
 
 ## build: bin/miniapi and bin/minictl
 build:
@@ -79,6 +79,18 @@ bench: build etcd
 ## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane
 bench-smoke: build etcd
 	cd bench && $(GO) test -count=1 -timeout 5m ./...
+
+## fuzz: every fuzz target for FUZZTIME each (go test runs their seed
+## corpora in the unit step; fuzzing needs an instrumented build of the
+## whole dependency tree, minutes on 2 cores, so make test does not fuzz).
+FUZZTIME ?= 1m
+FUZZ_TARGETS := ./pkg/apiserver:FuzzCreateBody ./pkg/apiserver:FuzzPatch ./pkg/apiserver:FuzzListQuery \
+	./pkg/cli:FuzzJSONPath ./pkg/cli:FuzzCustomColumns
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t#*:} ($(FUZZTIME))"; \
+	  $(GO) test -run XXX -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) $${t%%:*} || exit 1; \
+	done
 
 clean:
 	rm -rf bin miniapi-data bench-results.json bench-*.png
