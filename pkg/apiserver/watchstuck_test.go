@@ -10,8 +10,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,14 +121,7 @@ func TestStuckWatcherResumes(t *testing.T) {
 		if code != 200 {
 			t.Fatal(out)
 		}
-		var cm struct {
-			Metadata struct{ ResourceVersion string }
-		}
-		if err := json.Unmarshal([]byte(out), &cm); err != nil {
-			t.Fatal(err)
-		}
-		rv, _ := strconv.ParseInt(cm.Metadata.ResourceVersion, 10, 64)
-		return rv
+		return objectRV(t, out)
 	}
 
 	conn := dialStuck(t, ts.url, configMaps+"?watch=true&resourceVersion="+formatRV(ts.api.store.Revision()))
@@ -212,4 +207,99 @@ func TestIdleWatchOutlivesWriteTimeout(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the idle watch got nothing")
 	}
+}
+
+// TestOverflowedWatcherIsClosed: a watcher that falls more than the store's
+// buffer behind is closed after the events it was given, as kube-apiserver
+// closes a watcher that does not keep up (no ERROR event); the client
+// resumes from the last resourceVersion it read and gets the rest.
+func TestOverflowedWatcherIsClosed(t *testing.T) {
+	var logs syncBuffer
+	cfg := Config{Limits: Limits{WatchWriteTimeout: 10 * time.Minute}}
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	ts := startTestServerOn(t, cfg, nil, smallBuffers)
+	ends := make(chan watchEnd, 16)
+	ts.api.onWatchEnd = func(e watchEnd) { ends <- e }
+	const writers = 8
+	createConfigMaps(t, ts, writers, 10)
+
+	conn := dialStuck(t, ts.url, configMaps+"?watch=true&resourceVersion="+formatRV(ts.api.store.Revision()))
+	// More changes than the store buffers for one watcher (1,024), while
+	// the client reads nothing; from a few writers, so that commits batch.
+	var mu sync.Mutex
+	var revs []int64
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range 1500 / writers {
+				body := fmt.Sprintf(`{"data":{"d":%q}}`, strconv.Itoa(i)+strings.Repeat("y", 1<<10))
+				code, _, out := ts.do(t, "PATCH", fmt.Sprintf("%s/cm-%04d", configMaps, w), "application/merge-patch+json", body)
+				if code != 200 {
+					t.Error(out)
+					return
+				}
+				mu.Lock()
+				revs = append(revs, objectRV(t, out))
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	slices.Sort(revs)
+
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(resp.Body)
+	var last int64
+	for i := 0; ; i++ {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last = eventRV(t, line); last != revs[i] {
+			t.Fatalf("event %d at revision %d, want %d", i, last, revs[i])
+		}
+	}
+	if last == 0 || last == revs[len(revs)-1] {
+		t.Fatalf("the stream ended at revision %d, want before the last change %d", last, revs[len(revs)-1])
+	}
+	if end := waitWatchEnd(t, ends, endBufferFull); end.resource != "configmaps" {
+		t.Errorf("ended watch of %q", end.resource)
+	}
+	if got := metricValue(ts.api.metrics.terminated.WithLabelValues("configmaps")); got != 1 {
+		t.Errorf("apiserver_terminated_watchers_total = %v, want 1", got)
+	}
+	if l := logs.String(); !strings.Contains(l, `reason="buffer full"`) {
+		t.Errorf("no log line says why the watch was closed:\n%s", l)
+	}
+
+	resumed, err := http.Get(ts.url + configMaps + "?watch=true&resourceVersion=" + formatRV(last))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumed.Body.Close()
+	rr := bufio.NewReader(resumed.Body)
+	for _, want := range revs[slices.Index(revs, last)+1:] {
+		line, err := rr.ReadString('\n')
+		if err != nil {
+			t.Fatalf("resumed watch: %v before revision %d", err, want)
+		}
+		if got := eventRV(t, line); got != want {
+			t.Fatalf("resumed watch sent revision %d, want %d", got, want)
+		}
+	}
+}
+
+// objectRV is the resourceVersion of a JSON object.
+func objectRV(t *testing.T, body string) int64 {
+	t.Helper()
+	return eventRV(t, `{"object":`+body+`}`)
 }
