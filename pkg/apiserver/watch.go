@@ -120,7 +120,6 @@ func (s *Server) serveWatch(ctx context.Context, ww *watchWriter, wt storage.Wat
 		if err := initial.send(ctx, ww); err != nil {
 			return err
 		}
-		initial = nil // its last page may go
 	}
 	if ww.p.sendInitial {
 		if err := ww.bookmark(from, true); err != nil {

@@ -51,6 +51,7 @@ func (is *initialState) send(ctx context.Context, ww *watchWriter) error {
 			}
 		}
 		if !is.more {
+			is.page = nil // the last page may go while the watch goes on
 			return nil
 		}
 		opts := storage.ListOptions{

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -302,4 +303,55 @@ func TestOverflowedWatcherIsClosed(t *testing.T) {
 func objectRV(t *testing.T, body string) int64 {
 	t.Helper()
 	return eventRV(t, `{"object":`+body+`}`)
+}
+
+// startHTTP2 serves ts's handler again over TLS with HTTP/2, as miniapi
+// serves with --tls-cert-file, and returns its URL and client.
+func startHTTP2(t *testing.T, ts *testServer) (string, *http.Client) {
+	t.Helper()
+	hs := httptest.NewUnstartedServer(ts.api)
+	hs.EnableHTTP2 = true
+	hs.StartTLS()
+	t.Cleanup(hs.Close)
+	return hs.URL, hs.Client()
+}
+
+// TestWriteTimeoutOverHTTP2: over HTTP/2 (where a passed write deadline
+// resets the stream even with no write pending) an idle watch outlives
+// several write timeouts, and a client that stops reading is closed.
+func TestWriteTimeoutOverHTTP2(t *testing.T) {
+	var logs syncBuffer
+	ts, ends := startStuckTestServer(t, &logs)
+	url, client := startHTTP2(t, ts)
+
+	idle, err := client.Get(url + configMaps + "?watch=true&resourceVersion=" + formatRV(ts.api.store.Revision()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Body.Close()
+	if idle.ProtoMajor != 2 {
+		t.Fatalf("served over %s, want HTTP/2", idle.Proto)
+	}
+	waitOpenWatches(t, ts, 1)
+	// Idle for three write timeouts: proving that nothing cuts the watch
+	// takes elapsed time.
+	time.Sleep(3 * ts.api.limits.WatchWriteTimeout)
+	const n, size = 300, 32 << 10
+	createConfigMaps(t, ts, n, size)
+	line, err := bufio.NewReader(idle.Body).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, `{"type":"ADDED"`) {
+		t.Fatalf("idle HTTP/2 watch: %v, %.100q", err, line)
+	}
+
+	// The client's flow-control window (4 MiB in Go) fills, then the
+	// server's writes block.
+	stuck, err := client.Get(url + configMaps + "?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Body.Close()
+	waitWatchEnd(t, ends, endWriteTimeout)
+	if got := metricValue(ts.api.metrics.terminated.WithLabelValues("configmaps")); got != 1 {
+		t.Errorf("apiserver_terminated_watchers_total = %v, want 1", got)
+	}
 }
