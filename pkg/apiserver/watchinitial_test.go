@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -84,4 +86,60 @@ func readEvent(t *testing.T, r *bufio.Reader) lineEvent {
 		t.Fatalf("%v: %.200s", err, line)
 	}
 	return lineEvent{typ: ev.Type, name: ev.Object.Metadata.Name, rv: eventRV(t, line)}
+}
+
+// TestInitialStateExpired: when the history moves past the initial state's
+// revision before a slow client has read every page, the watch ends with
+// an ERROR event 410 Expired, as a watch from a too old revision does.
+func TestInitialStateExpired(t *testing.T) {
+	cfg := Config{Limits: Limits{WatchWriteTimeout: 10 * time.Minute}}
+	ts := startTestServerOn(t, cfg, nil, smallBuffers)
+	const n, size = 100, 32 << 10
+	createConfigMaps(t, ts, n, size)
+
+	conn := dialStuck(t, ts.url, configMaps+"?watch=true")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := bufio.NewReader(resp.Body)
+	readEvent(t, body)
+	// More writes elsewhere than the test store's history keeps (1,000).
+	const writers = 8
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			path := "/api/v1/namespaces/kube-system/configmaps"
+			name := fmt.Sprintf("churn-%d", w)
+			if code, _, out := ts.do(t, "POST", path, "application/json", `{"metadata":{"name":"`+name+`"}}`); code != 201 {
+				t.Error(out)
+				return
+			}
+			for i := range 1100 / writers {
+				body := fmt.Sprintf(`{"data":{"i":"%d"}}`, i)
+				if code, _, out := ts.do(t, "PATCH", path+"/"+name, "application/merge-patch+json", body); code != 200 {
+					t.Error(out)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	for {
+		line, err := body.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended without an ERROR event: %v", err)
+		}
+		if !strings.HasPrefix(line, `{"type":"ERROR"`) {
+			continue
+		}
+		if !strings.Contains(line, `"code":410`) || !strings.Contains(line, `"reason":"Expired"`) {
+			t.Fatalf("ERROR event %s, want 410 Expired", line)
+		}
+		return
+	}
 }
