@@ -13,7 +13,7 @@ import (
 const (
 	// initialPageBytes is about how many bytes of stored objects a page
 	// holds: the page after the first is sized from the first's objects.
-	initialPageBytes = 256 << 10
+	initialPageBytes = 64 << 10
 	// initialFirstPage is the first page's length, before sizes are known;
 	// initialMaxPage caps a page of small objects.
 	initialFirstPage = 16
