@@ -58,6 +58,7 @@ func main() {
 	f.DurationVar(&cfg.EtcdCompactionInterval, "etcd-compaction-interval", cfg.EtcdCompactionInterval, "how often etcd's history is compacted (to the revision seen one interval before); 0 disables")
 	f.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout, "how long a request may take before it gets 504 Timeout, body reading included; watches are exempt (see --min-request-timeout); 0: no limit")
 	f.IntVar(&cfg.MinRequestTimeout, "min-request-timeout", cfg.MinRequestTimeout, "seconds: a watch that sets no timeoutSeconds ends after a random time between this and twice this; 0: never")
+	f.DurationVar(&cfg.WatchWriteTimeout, "watch-write-timeout", cfg.WatchWriteTimeout, "a watch whose client takes no data for this long while events wait is closed (the client resumes from its last resourceVersion); idle watches are not affected; 0: never")
 	f.IntVar(&cfg.MaxRequestsInflight, "max-requests-inflight", cfg.MaxRequestsInflight, "reads (get, list) served at once; past it a request gets 429 with Retry-After; watches are not counted; 0: no limit")
 	f.IntVar(&cfg.MaxMutatingRequestsInflight, "max-mutating-requests-inflight", cfg.MaxMutatingRequestsInflight, "writes (create, update, patch, delete) served at once; past it a request gets 429 with Retry-After; 0: no limit")
 	f.StringVar(&logLevel, "log-level", logLevel, "log level: debug, info, warn or error")

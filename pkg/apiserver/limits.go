@@ -24,6 +24,11 @@ type Limits struct {
 	// no timeoutSeconds after a random time in [MinRequestTimeout,
 	// 2*MinRequestTimeout), so that reconnecting watchers spread out.
 	MinRequestTimeout time.Duration
+	// WatchWriteTimeout (--watch-write-timeout) ends a watch whose client
+	// does not take one write within it: the deadline is set before each
+	// write and flush and cleared after, so an idle watch is never cut,
+	// only one whose socket stopped draining. 0: no deadline.
+	WatchWriteTimeout time.Duration
 	// MaxRequestsInflight (--max-requests-inflight) and
 	// MaxMutatingRequestsInflight (--max-mutating-requests-inflight) cap
 	// the reads and the writes served at once; past them a request gets

@@ -19,6 +19,7 @@ type Metrics struct {
 	requests     *prometheus.CounterVec
 	latency      *prometheus.HistogramVec
 	watches      prometheus.Gauge
+	terminated   *prometheus.CounterVec
 	inflight     *prometheus.GaugeVec
 	commit       prometheus.Histogram
 	commitBatch  prometheus.Histogram
@@ -44,6 +45,9 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 		watches: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "apiserver_watches_open", Help: "Watch streams open now.",
 		}),
+		terminated: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "apiserver_terminated_watchers_total", Help: "Watchers the server closed because they did not keep up (write timeout or full buffer), by resource.",
+		}, []string{"resource"}),
 		inflight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "apiserver_current_inflight_requests", Help: "Requests being served now, by kind (readOnly, mutating); watches are not counted.",
 		}, []string{"request_kind"}),
@@ -56,7 +60,7 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
 		}),
 	}
-	reg.MustRegister(m.requests, m.latency, m.watches, m.inflight, m.commit, m.commitBatch)
+	reg.MustRegister(m.requests, m.latency, m.watches, m.terminated, m.inflight, m.commit, m.commitBatch)
 	for _, kind := range []string{kindReadOnly, kindMutating} {
 		m.inflight.WithLabelValues(kind) // shown as 0 before the first request
 	}

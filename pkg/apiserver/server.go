@@ -80,6 +80,9 @@ type Server struct {
 	fields *fieldManagers
 	// crds serves the custom resources of the stored CRDs (crds.go).
 	crds *crd.Controller
+	// onWatchEnd, when set (by tests, before serving), hears of every
+	// ended watch stream.
+	onWatchEnd func(watchEnd)
 }
 
 // New builds the server and its routes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -41,6 +42,13 @@ func startTestServerWith(t testing.TB, cfg Config) *testServer {
 // for tests that hook into the store's calls; nil wrap: the store itself.
 func startTestServerOver(t testing.TB, cfg Config, wrap func(storage.Store) storage.Store) *testServer {
 	t.Helper()
+	return startTestServerOn(t, cfg, wrap, nil)
+}
+
+// startTestServerOn is startTestServerOver on listen(a loopback listener)
+// (nil: the listener itself), with cfg.Logger when set.
+func startTestServerOn(t testing.TB, cfg Config, wrap func(storage.Store) storage.Store, listen func(net.Listener) net.Listener) *testServer {
+	t.Helper()
 	store, err := boltstore.Open(filepath.Join(t.TempDir(), "db"), boltstore.Options{HistorySize: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +61,9 @@ func startTestServerOver(t testing.TB, cfg Config, wrap func(storage.Store) stor
 	if os.Getenv("MINIAPI_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
-	cfg.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	}
 	api, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +71,11 @@ func startTestServerOver(t testing.TB, cfg Config, wrap func(storage.Store) stor
 	if err := api.Bootstrap(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(api)
+	hs := httptest.NewUnstartedServer(api)
+	if listen != nil {
+		hs.Listener = listen(hs.Listener)
+	}
+	hs.Start()
 	t.Cleanup(func() {
 		_ = api.EndWatches(context.Background())
 		hs.Close()

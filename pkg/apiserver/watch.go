@@ -82,15 +82,14 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 
 	q = p.sel.narrow(q)
 	prefix := collectionPrefix(q.res, q.namespace)
-	var initial []storage.KV
+	var initial *initialState
 	var from int64
 	if p.sendInitial || p.rv == "" || p.rv == "0" {
-		res, err := s.store.List(ctx, prefix, storage.ListOptions{})
-		if err != nil {
+		if initial, err = s.readInitial(ctx, prefix); err != nil {
 			writeError(w, err)
 			return
 		}
-		initial, from = res.KVs, res.Revision
+		from = initial.rev
 	} else if from, err = parseResourceVersion(p.rv); err != nil {
 		writeError(w, err)
 		return
@@ -110,41 +109,49 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	defer wt.Stop()
 
 	ww.start()
-	for _, kv := range initial {
-		if err := ww.filtered("ADDED", kv); err != nil {
-			s.log.Warn("watch ended", "path", r.URL.Path, "err", err)
-			return
+	s.watchEnded(ww, s.serveWatch(ctx, ww, wt, initial, from))
+}
+
+// serveWatch sends the initial state (when there is one) and then the
+// store's events, until the watch ends; the error says why it ended (nil:
+// its context did).
+func (s *Server) serveWatch(ctx context.Context, ww *watchWriter, wt storage.Watcher, initial *initialState, from int64) error {
+	if initial != nil {
+		if err := initial.send(ctx, ww); err != nil {
+			return err
 		}
 	}
-	if p.sendInitial {
-		ww.bookmark(from, true)
+	if ww.p.sendInitial {
+		if err := ww.bookmark(from, true); err != nil {
+			return err
+		}
 	}
 	if err := ww.flush(); err != nil {
-		return
+		return err
 	}
-	s.stream(ctx, ww, wt)
+	return s.stream(ctx, ww, wt)
 }
 
 // stream copies store events to the client until the watch ends. Events
 // queued together are written together and flushed once.
-func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher) {
+func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher) error {
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case ev, ok := <-wt.Events():
 			if !ok {
 				if err := wt.Err(); err != nil && !errors.Is(err, storage.ErrClosed) {
-					s.log.Info("watch ended by the store", "resource", ww.q.res.Resource, "err", err)
+					return &watchStoreError{err: err}
 				}
-				return
+				return nil
 			}
 			if err := ww.event(ev); err != nil {
-				return
+				return err
 			}
 			if len(wt.Events()) == 0 {
 				if err := ww.flush(); err != nil {
-					return
+					return err
 				}
 			}
 		}

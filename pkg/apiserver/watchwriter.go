@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,6 +43,15 @@ type watchWriter struct {
 	streamEnc runtime.Encoder
 	objEnc    runtime.Encoder
 	buf       bytes.Buffer
+
+	// writeTimeout bounds each write and flush (Limits.WatchWriteTimeout);
+	// timedOut records that one did not finish within it.
+	writeTimeout time.Duration
+	timedOut     bool
+	// held is what the watch holds besides pending (the bytes of the page
+	// of initial state being sent); peakHeld is the most held with
+	// pending at once, the figure tests check a stuck watcher against.
+	held, peakHeld int
 }
 
 // spillAt is how much pending output is written out (unflushed) at once,
@@ -49,7 +59,8 @@ type watchWriter struct {
 const spillAt = 8 << 10
 
 func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
-	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires}
+	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires,
+		writeTimeout: s.limits.WatchWriteTimeout}
 	ww.out.pretty = false
 	switch out.format {
 	case formatYAML:
@@ -77,10 +88,12 @@ func (ww *watchWriter) start() {
 
 // flush sends everything pending to the client now.
 func (ww *watchWriter) flush() error {
-	if err := ww.writeOut(); err != nil {
-		return err
-	}
-	return ww.rc.Flush()
+	return ww.deadlined(func() error {
+		if err := ww.writeOut(); err != nil {
+			return err
+		}
+		return ww.rc.Flush()
+	})
 }
 
 // writeOut hands the pending output to the response in one write.
@@ -88,18 +101,51 @@ func (ww *watchWriter) writeOut() error {
 	if ww.pending.Len() == 0 {
 		return nil
 	}
+	ww.notePending()
 	_, err := ww.w.Write(ww.pending.Bytes())
 	ww.pending.Reset()
 	return err
 }
 
+// spill writes the pending output out (unflushed) once it is large.
+func (ww *watchWriter) spill() error {
+	if ww.pending.Len() < spillAt {
+		return nil
+	}
+	return ww.deadlined(ww.writeOut)
+}
+
+// deadlined runs one write or flush under the write timeout. The deadline
+// is cleared afterwards: it bounds a write the client does not take, not
+// the quiet time between events (HTTP/2 resets a stream whose deadline
+// passes even with no write pending).
+func (ww *watchWriter) deadlined(write func() error) error {
+	if ww.writeTimeout <= 0 {
+		return write()
+	}
+	deadline := time.Now().Add(ww.writeTimeout)
+	if err := ww.rc.SetWriteDeadline(deadline); err != nil {
+		return write() // a writer without deadlines: unbounded as before
+	}
+	err := write()
+	if err != nil && !time.Now().Before(deadline) {
+		ww.timedOut = true
+	}
+	if err == nil {
+		err = ww.rc.SetWriteDeadline(time.Time{})
+	}
+	return err
+}
+
+// notePending records the bytes held now for peakHeld.
+func (ww *watchWriter) notePending() {
+	ww.peakHeld = max(ww.peakHeld, ww.held+ww.pending.Len())
+}
+
 // write queues b for the next flush.
 func (ww *watchWriter) write(b []byte) error {
 	ww.pending.Write(b)
-	if ww.pending.Len() >= spillAt {
-		return ww.writeOut()
-	}
-	return nil
+	return ww.spill()
 }
 
 // event sends one store event. With selectors, an object that stops
@@ -255,10 +301,7 @@ func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object
 // writeJSON writes one JSON watch line.
 func (ww *watchWriter) writeJSON(typ string, object []byte) error {
 	ww.pending.Write(appendJSONEvent(ww.pending.AvailableBuffer(), typ, object))
-	if ww.pending.Len() >= spillAt {
-		return ww.writeOut()
-	}
-	return nil
+	return ww.spill()
 }
 
 // appendJSONEvent appends the watch line `{"type":typ,"object":object}`.
@@ -298,5 +341,8 @@ func (ww *watchWriter) sendProto(typ string, obj runtime.Object) error {
 		return err
 	}
 	ev := &metav1.WatchEvent{Type: typ, Object: runtime.RawExtension{Raw: ww.buf.Bytes()}}
-	return ww.streamEnc.Encode(ev, ww.frames)
+	if err := ww.streamEnc.Encode(ev, ww.frames); err != nil {
+		return err
+	}
+	return ww.spill()
 }

@@ -74,6 +74,10 @@ type Config struct {
 	// watch that asked for no timeoutSeconds after a random time between
 	// it and twice it. 0: such watches last until the client leaves.
 	MinRequestTimeout int
+	// WatchWriteTimeout (--watch-write-timeout) closes a watch whose client
+	// takes no data for this long while the server has some to send (a
+	// deadline per write, so idle watches are not cut). 0: no deadline.
+	WatchWriteTimeout time.Duration
 	// MaxRequestsInflight (--max-requests-inflight) and
 	// MaxMutatingRequestsInflight (--max-mutating-requests-inflight) cap the
 	// reads and the writes served at once (watches not counted); past them
@@ -97,7 +101,7 @@ func Default() Config {
 		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 		LeaderElectLeaseDuration: 15 * time.Second, LeaderElectRenewDeadline: 10 * time.Second, LeaderElectRetryPeriod: 2 * time.Second,
 		EtcdPrefix: "/miniapi", EtcdCompactionInterval: 5 * time.Minute,
-		RequestTimeout: 60 * time.Second, MinRequestTimeout: 1800, MaxRequestsInflight: 400, MaxMutatingRequestsInflight: 200,
+		RequestTimeout: 60 * time.Second, MinRequestTimeout: 1800, WatchWriteTimeout: 30 * time.Second, MaxRequestsInflight: 400, MaxMutatingRequestsInflight: 200,
 	}
 }
 
@@ -106,6 +110,7 @@ func (c Config) limits() apiserver.Limits {
 	return apiserver.Limits{
 		RequestTimeout:              c.RequestTimeout,
 		MinRequestTimeout:           time.Duration(c.MinRequestTimeout) * time.Second,
+		WatchWriteTimeout:           c.WatchWriteTimeout,
 		MaxRequestsInflight:         c.MaxRequestsInflight,
 		MaxMutatingRequestsInflight: c.MaxMutatingRequestsInflight,
 	}
