@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the Deployment named by key ("namespace/name") one step
@@ -46,7 +48,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 		return err
 	}
 	action, err := c.step(ctx, d, rss)
-	c.log.Info("reconciled deployment", "deployment", key,
+	pass.Log(ctx, c.log, "Deployment", d, "reconciled deployment", "deployment", key,
 		"desired", fmt.Sprintf("%d replicas of template %s (generation %d)", replicas(d.Spec.Replicas), podTemplateHash(&d.Spec.Template, d.Status.CollisionCount), d.Generation),
 		"observed", describe(rss, d), "action", action)
 	return err

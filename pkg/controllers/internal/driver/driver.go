@@ -31,6 +31,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconciler closes the gap between desired and observed state for one key.
@@ -136,6 +138,7 @@ func (d *Driver) Run(ctx context.Context) error {
 		return fmt.Errorf("%s: caches did not sync", d.name)
 	}
 	d.log.Info("controller started", "workers", d.workers)
+	ctx = pass.ForController(ctx, d.name)
 	var wg sync.WaitGroup
 	for range d.workers {
 		wg.Go(func() {
