@@ -127,8 +127,8 @@ type Server struct {
 	api    *apiserver.Server
 	// journal records the controllers' passes; nil when it is off.
 	journal *journal.Journal
-	srv    *http.Server
-	url    string
+	srv     *http.Server
+	url     string
 
 	served          chan error // what Serve returned
 	stopControllers context.CancelFunc
