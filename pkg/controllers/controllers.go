@@ -250,6 +250,10 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	if err := keepConnections(cfg); err != nil {
 		return Deps{}, fmt.Errorf("controllers: building the transport: %w", err)
 	}
+	if opts.Journal != nil {
+		// Each pass's writes, with the resourceVersions they made.
+		cfg.Wrap(pass.WrapTransport)
+	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return Deps{}, fmt.Errorf("controllers: building the client: %w", err)

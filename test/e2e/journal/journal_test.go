@@ -58,6 +58,7 @@ type pass struct {
 	Desired    string
 	Observed   string
 	Action     string
+	Writes     []struct{ Verb, Resource, Name, ResourceVersion string }
 }
 
 func journalJSON(t *testing.T, s *harness.Server, args ...string) []pass {
@@ -136,6 +137,9 @@ func TestJournalOfAScaledDeployment(t *testing.T) {
 		t.Errorf("want the deployment controller to create the ReplicaSet with 3 replicas (%v), then scale to 5 (%v) and to 1 (%v); passes:\n%s",
 			createdRS, scaledTo["5"], scaledTo["1"], dump(passes))
 	}
+	if !wrotePods(passes) {
+		t.Errorf("no replicaset pass records the pods it created with their resourceVersions:\n%s", dump(passes))
+	}
 	if created, deleted := podActions(passes); created != 5 || deleted != 4 {
 		t.Errorf("the replicaset controller created %d pods and deleted %d, want 5 (3, then 2) and 4; passes:\n%s", created, deleted, dump(passes))
 	}
@@ -199,10 +203,32 @@ func TestJournalOff(t *testing.T) {
 	}
 }
 
+// wrotePods: some replicaset pass that created pods records as many pod
+// creates, each with its resourceVersion.
+func wrotePods(passes []pass) bool {
+	for _, p := range passes {
+		m := podCount.FindStringSubmatch(p.Action)
+		if p.Controller != "replicaset" || m == nil || m[1] != "created" {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		creates := 0
+		for _, w := range p.Writes {
+			if w.Verb == "create" && w.Resource == "pods" && w.ResourceVersion != "" {
+				creates++
+			}
+		}
+		if creates == n {
+			return true
+		}
+	}
+	return false
+}
+
 func dump(passes []pass) string {
 	var b strings.Builder
 	for _, p := range passes {
-		fmt.Fprintf(&b, "%d %s %s/%s desired=%q observed=%q action=%q\n", p.Seq, p.Controller, p.Object.Kind, p.Object.Name, p.Desired, p.Observed, p.Action)
+		fmt.Fprintf(&b, "%d %s %s/%s desired=%q observed=%q action=%q writes=%v\n", p.Seq, p.Controller, p.Object.Kind, p.Object.Name, p.Desired, p.Observed, p.Action, p.Writes)
 	}
 	return b.String()
 }

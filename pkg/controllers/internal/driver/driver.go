@@ -183,5 +183,9 @@ func (d *Driver) reconcile(ctx context.Context, key string) (err error) {
 			err = fmt.Errorf("reconcile of %s panicked: %v", key, r)
 		}
 	}()
+	// The pass ends (and reaches the journal, if any) when Reconcile
+	// returns, so that it holds every write Reconcile made.
+	ctx, p := pass.Begin(ctx)
+	defer p.End()
 	return d.rec.Reconcile(ctx, key)
 }

@@ -65,7 +65,6 @@ func Log(ctx context.Context, log *slog.Logger, kind string, obj metav1.Object, 
 		Controller: r.controller,
 		Object:     journal.Ref{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()},
 		Generation: obj.GetGeneration(),
-		Writes:     writesOf(ctx),
 	}
 	if len(args) >= 2 {
 		rec.Fields = args[2:]
@@ -73,5 +72,5 @@ func Log(ctx context.Context, log *slog.Logger, kind string, obj metav1.Object, 
 	if o := metav1.GetControllerOfNoCopy(obj); o != nil {
 		rec.Owner = journal.Ref{Kind: o.Kind, Namespace: obj.GetNamespace(), Name: o.Name}
 	}
-	r.j.Add(rec)
+	hold(ctx, r, rec)
 }
