@@ -48,6 +48,7 @@ type journalEntry struct {
 	Observed   string          `json:"observed,omitempty"`
 	Action     string          `json:"action"`
 	Writes     json.RawMessage `json:"writes,omitempty"`
+	Error      string          `json:"error,omitempty"`
 }
 
 type journalRef struct {
@@ -242,9 +243,13 @@ func (p *journalPrinter) rows(items []journalEntry) error {
 		if p.namespaces {
 			fmt.Fprintf(p.tw, "%s\t", orNone(it.Object.Namespace))
 		}
+		action := orNone(it.Action)
+		if it.Error != "" {
+			action += " (failed, will retry)" // -o yaml|json say why
+		}
 		fmt.Fprintf(p.tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Time.Local().Format("15:04:05.000"), escapeTerminal(it.Controller),
 			escapeTerminal(strings.ToLower(it.Object.Kind)+"/"+it.Object.Name),
-			escapeTerminal(orNone(it.Desired)), escapeTerminal(orNone(it.Observed)), escapeTerminal(orNone(it.Action)))
+			escapeTerminal(orNone(it.Desired)), escapeTerminal(orNone(it.Observed)), escapeTerminal(action))
 	}
 	return p.tw.Flush()
 }

@@ -16,7 +16,7 @@ func TestPrintJournalTable(t *testing.T) {
 		Desired: "3 replicas", Observed: "no replicasets", Action: "created new replicaset web-1 with 3 replicas"}
 	pods := journalEntry{Seq: 2, Time: at, Controller: "replicaset", Object: journalRef{Kind: "ReplicaSet", Namespace: "default", Name: "web-1"},
 		Desired: "3", Observed: "0", Action: "created 3 pods"}
-	budget := journalEntry{Seq: 3, Time: at, Controller: "disruption", Object: journalRef{Kind: "PodDisruptionBudget", Namespace: "default", Name: "b"}}
+	budget := journalEntry{Seq: 3, Time: at, Controller: "disruption", Object: journalRef{Kind: "PodDisruptionBudget", Namespace: "default", Name: "b"}, Error: "conflict"}
 	if err := p.list([]journalEntry{created}); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestPrintJournalTable(t *testing.T) {
 	want := "TIME           CONTROLLER   OBJECT           DESIRED      OBSERVED         ACTION\n" +
 		"14:03:04.500   deployment   deployment/web   3 replicas   no replicasets   created new replicaset web-1 with 3 replicas\n" +
 		"14:03:04.500   replicaset   replicaset/web-1   3            0                created 3 pods\n" +
-		"14:03:04.500   disruption   poddisruptionbudget/b   <none>       <none>           <none>\n"
+		"14:03:04.500   disruption   poddisruptionbudget/b   <none>       <none>           <none> (failed, will retry)\n"
 	if got := out.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

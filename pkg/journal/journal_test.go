@@ -79,15 +79,16 @@ func TestPassFormatsTheFieldsWhenRead(t *testing.T) {
 	r := rec("job", "Job", "ns", "pi", "active", 2, "succeeded", 1, "desired", 3, "action", "create", "err", errors.New("boom"), "observed", "running")
 	r.Owner = Ref{Kind: "CronJob", Namespace: "ns", Name: "hourly"}
 	r.Generation = 4
+	r.Err = errors.New("conflict")
 	j.Add(r)
 	j.Add(rec("replicaset", "ReplicaSet", "ns", "rs", "desired", 3, "observed", 3, "action", "none (in sync)", "err", nil))
 	ps, _ := j.Since(0, Filter{})
 	p := ps[0]
 	if p.Desired != "3" || p.Observed != "running active=2 succeeded=1" || p.Action != "create (failed: boom)" ||
-		p.Generation != 4 || p.Owner == nil || p.Owner.Name != "hourly" || !p.Time.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) {
+		p.Generation != 4 || p.Error != "conflict" || p.Owner == nil || p.Owner.Name != "hourly" || !p.Time.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) {
 		t.Errorf("first pass = %+v", p)
 	}
-	if p := ps[1]; p.Desired != "3" || p.Observed != "3" || p.Action != "none (in sync)" || p.Owner != nil {
+	if p := ps[1]; p.Desired != "3" || p.Observed != "3" || p.Action != "none (in sync)" || p.Owner != nil || p.Error != "" {
 		t.Errorf("second pass = %+v", p)
 	}
 }

@@ -44,6 +44,9 @@ type Record struct {
 	// nil) is added to the action, any other pair is observed.
 	Fields []any
 	Writes []Write
+	// Err is what the pass returned (the key is retried with backoff);
+	// nil when it succeeded.
+	Err error
 }
 
 // Pass is one recorded pass as readers see it.
@@ -60,6 +63,9 @@ type Pass struct {
 	// (in sync)" and the like when there was nothing to do).
 	Action string  `json:"action"`
 	Writes []Write `json:"writes,omitempty"`
+	// Error is what the pass returned: the controller tries the object
+	// again with backoff. Empty when the pass succeeded.
+	Error string `json:"error,omitempty"`
 }
 
 // entry is a Record as the ring keeps it.
@@ -97,6 +103,9 @@ func (e *entry) pass() Pass {
 		}
 	}
 	p.Observed = strings.Join(observed, " ")
+	if e.rec.Err != nil {
+		p.Error = e.rec.Err.Error()
+	}
 	if len(failed) > 0 {
 		p.Action += " (failed: " + strings.Join(failed, "; ") + ")"
 	}

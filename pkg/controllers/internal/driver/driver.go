@@ -177,15 +177,16 @@ func (d *Driver) processNext(ctx context.Context) bool {
 // reconcile calls the Reconciler, turning a panic into an error so that one
 // bad object costs a retry with backoff, not the whole server.
 func (d *Driver) reconcile(ctx context.Context, key string) (err error) {
+	// The pass ends (and reaches the journal, if any) when Reconcile has
+	// returned, so that it holds every write Reconcile made and its error
+	// (deferred first, it runs after the recover below).
+	ctx, p := pass.Begin(ctx)
+	defer func() { p.End(err) }()
 	defer func() {
 		if r := recover(); r != nil {
 			d.log.Error("reconcile panicked", "key", key, "panic", r, "stack", string(debug.Stack()))
 			err = fmt.Errorf("reconcile of %s panicked: %v", key, r)
 		}
 	}()
-	// The pass ends (and reaches the journal, if any) when Reconcile
-	// returns, so that it holds every write Reconcile made.
-	ctx, p := pass.Begin(ctx)
-	defer p.End()
 	return d.rec.Reconcile(ctx, key)
 }

@@ -3,6 +3,7 @@ package pass
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -102,7 +103,7 @@ func TestAPassHoldsTheWritesMadeAfterItsLogLine(t *testing.T) {
 	if j.Last() != 0 {
 		t.Fatalf("the pass reached the journal before it ended")
 	}
-	p.End()
+	p.End(errors.New("conflict"))
 
 	ps, _ := j.Since(0, journal.Filter{})
 	if len(ps) != 1 {
@@ -111,6 +112,9 @@ func TestAPassHoldsTheWritesMadeAfterItsLogLine(t *testing.T) {
 	want := []journal.Write{
 		{Verb: "create", Resource: "pods", Namespace: "ns", ResourceVersion: "10"},
 		{Verb: "update", Resource: "replicasets/status", Namespace: "ns", Name: "web-1", ResourceVersion: "10"},
+	}
+	if ps[0].Error != "conflict" {
+		t.Errorf("error = %q, want Reconcile's", ps[0].Error)
 	}
 	if got := ps[0].Writes; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("writes = %+v, want %+v", got, want)
@@ -123,5 +127,5 @@ func TestBeginWithoutAJournalCostsNothing(t *testing.T) {
 	if got != ctx || p != nil {
 		t.Fatalf("Begin without a journal = %v, %v; want ctx unchanged and no pass", got, p)
 	}
-	p.End() // a nil pass ends quietly
+	p.End(nil) // a nil pass ends quietly
 }

@@ -36,8 +36,9 @@ func Begin(ctx context.Context) (context.Context, *Pass) {
 type Pass struct{ c *current }
 
 // End records the pass that Log described, with every write made during
-// it. A pass that logged nothing (its object is gone) records nothing.
-func (p *Pass) End() {
+// it and err, what Reconcile returned (the driver retries the key). A pass
+// that logged nothing (its object is gone) records nothing.
+func (p *Pass) End(err error) {
 	if p == nil {
 		return
 	}
@@ -45,7 +46,7 @@ func (p *Pass) End() {
 	c.mu.Lock()
 	rec := c.pending
 	if rec != nil {
-		rec.Writes = c.writes
+		rec.Writes, rec.Err = c.writes, err
 	}
 	c.pending, c.writes = nil, nil
 	c.mu.Unlock()
