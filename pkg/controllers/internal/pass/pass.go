@@ -9,7 +9,8 @@
 // journal records nothing, so unit tests that build a controller alone are
 // unchanged. The context is the carrier, rather than each controller's
 // Config, because a pass is scoped to one Reconcile call, as a trace span
-// is.
+// is: the driver Begins a pass before Reconcile and Ends it after, and
+// WrapTransport notes each write made under the pass's context.
 package pass
 
 import (
@@ -49,8 +50,10 @@ func ForController(ctx context.Context, controller string) context.Context {
 	return context.WithValue(ctx, recorderKey{}, &recorder{j: r.j, controller: controller})
 }
 
-// Log ends a pass over obj, an object of kind: it logs msg with args at
-// Info, exactly as the controller's line always was, and records the pass.
+// Log describes the pass over obj, an object of kind: it logs msg with
+// args at Info, exactly as the controller's line always was, and records
+// the pass (when the driver ends it, with its writes and error; at once
+// outside a driver's pass).
 // args are slog key/value pairs whose first pair names the object (as
 // "deployment", key); "desired", "observed" and "action" become the
 // journal's columns of those names (journal.Record.Fields). Nothing is
