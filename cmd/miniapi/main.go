@@ -41,6 +41,7 @@ func main() {
 	f.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "directory for the bbolt database, kubeconfig and certificates; created if missing")
 	f.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to serve the API on")
 	f.IntVar(&cfg.WatchHistory, "watch-history", cfg.WatchHistory, "past events kept for watches to resume from; older watches end with 410 Expired")
+	f.IntVar(&cfg.JournalPasses, "journal-passes", cfg.JournalPasses, "reconcile passes the journal keeps (GET /miniapi/v1/journal, minictl journal); 0 turns the journal off")
 	f.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "simulated nodes that pods are placed on")
 	f.DurationVar(&cfg.PodReadyDelay, "pod-ready-delay", cfg.PodReadyDelay, "time a simulated pod takes to become Running/Ready, and to go once terminating")
 	f.DurationVar(&cfg.PodRunDuration, "pod-run-duration", cfg.PodRunDuration, "time a run-to-completion pod (restartPolicy Never or OnFailure) runs once Running before its containers exit")

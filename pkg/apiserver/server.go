@@ -19,6 +19,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
 	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+	"github.com/miniapi/miniapi/pkg/journal"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
@@ -50,6 +51,9 @@ type Config struct {
 	// Limits bound the requests served at once and how long each may
 	// take; the zero value sets none.
 	Limits Limits
+	// Journal is the controllers' reconcile journal, served at
+	// /miniapi/v1/journal; nil: that path says the journal is off.
+	Journal *journal.Journal
 }
 
 // Server is the HTTP API. It is an http.Handler.
@@ -83,6 +87,8 @@ type Server struct {
 	// onWatchEnd, when set (by tests, before serving), hears of every
 	// ended watch stream.
 	onWatchEnd func(watchEnd)
+	// journal is the controllers' reconcile journal (journal.go); nil when off.
+	journal *journal.Journal
 }
 
 // New builds the server and its routes.
@@ -91,7 +97,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("apiserver: Config.Store is required")
 	}
 	s := &Server{store: cfg.Store, reg: cfg.Registry, builtin: cfg.Builtin, log: cfg.Logger, metrics: cfg.Metrics, now: cfg.Now, authn: cfg.Authenticator,
-		fields: newFieldManagers()}
+		fields: newFieldManagers(), journal: cfg.Journal}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -179,6 +185,7 @@ func (s *Server) routes(profiling bool) *mux.Router {
 
 	r.HandleFunc(historyPath, s.objectHistory).Methods(http.MethodGet, http.MethodHead)
 	s.addUIRoutes(r)
+	r.HandleFunc(journalPath, s.serveJournal).Methods(http.MethodGet, http.MethodHead)
 
 	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -47,6 +47,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/controllers/endpoints"
 	"github.com/miniapi/miniapi/pkg/controllers/endpointslice"
 	"github.com/miniapi/miniapi/pkg/controllers/garbagecollector"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 	"github.com/miniapi/miniapi/pkg/controllers/job"
 	"github.com/miniapi/miniapi/pkg/controllers/kubelet"
 	"github.com/miniapi/miniapi/pkg/controllers/namespace"
@@ -56,6 +57,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/controllers/serviceaccount"
 	"github.com/miniapi/miniapi/pkg/controllers/statefulset"
 	"github.com/miniapi/miniapi/pkg/controllers/volumeprotection"
+	"github.com/miniapi/miniapi/pkg/journal"
 )
 
 // Options configure the controllers.
@@ -77,6 +79,9 @@ type Options struct {
 	// discovery for resources served since (custom resources); 0: 30 s,
 	// as kube-controller-manager.
 	DiscoveryResyncPeriod time.Duration
+	// Journal records every reconcile pass of every controller (the same
+	// pass each logs as "reconciled ..."); nil records nothing.
+	Journal *journal.Journal
 }
 
 // Controller is one running control loop.
@@ -222,6 +227,9 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 	d.Informers.Start(ctx.Done())
 	defer d.Informers.Shutdown()
 
+	// Each controller's passes reach the journal through its Reconcile's
+	// context (internal/pass says why).
+	ctx = pass.WithJournal(ctx, opts.Journal)
 	errs := make([]error, len(ctrls))
 	var wg sync.WaitGroup
 	for i, c := range ctrls {
@@ -241,6 +249,10 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	}
 	if err := keepConnections(cfg); err != nil {
 		return Deps{}, fmt.Errorf("controllers: building the transport: %w", err)
+	}
+	if opts.Journal != nil {
+		// Each pass's writes, with the resourceVersions they made.
+		cfg.Wrap(pass.WrapTransport)
 	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {

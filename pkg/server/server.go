@@ -23,6 +23,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/controllers"
+	"github.com/miniapi/miniapi/pkg/journal"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
@@ -33,6 +34,9 @@ type Config struct {
 	Listen  string // --listen; port 0 picks a free port
 	// WatchHistory is --watch-history; 0: 10000.
 	WatchHistory int
+	// JournalPasses is --journal-passes: how many reconcile passes the
+	// journal keeps (/miniapi/v1/journal); 0 turns the journal off.
+	JournalPasses int
 	// Controllers runs the in-process controllers and simulated kubelet.
 	Controllers    bool
 	Nodes          int           // --nodes
@@ -96,7 +100,7 @@ type Config struct {
 // Default is the configuration miniapi starts with when no flag is given.
 func Default() Config {
 	return Config{
-		DataDir: "./miniapi-data", Listen: "127.0.0.1:8080", WatchHistory: 10000,
+		DataDir: "./miniapi-data", Listen: "127.0.0.1:8080", WatchHistory: 10000, JournalPasses: journal.DefaultSize,
 		Nodes: 3, PodReadyDelay: time.Second, PodRunDuration: 2 * time.Second, Controllers: true,
 		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 		LeaderElectLeaseDuration: 15 * time.Second, LeaderElectRenewDeadline: 10 * time.Second, LeaderElectRetryPeriod: 2 * time.Second,
@@ -126,8 +130,10 @@ type Server struct {
 	tokens *tokenFile
 	store  storage.Store
 	api    *apiserver.Server
-	srv    *http.Server
-	url    string
+	// journal records the controllers' passes; nil when it is off.
+	journal *journal.Journal
+	srv     *http.Server
+	url     string
 
 	served          chan error // what Serve returned
 	stopControllers context.CancelFunc
@@ -235,9 +241,12 @@ func (s *Server) openStore(ctx context.Context) error {
 	s.store = store
 	builtin := registry.Options{ServiceClusterIPRange: s.cfg.ServiceClusterIPRange, ServiceNodePortRange: s.cfg.ServiceNodePortRange,
 		SharedStore: len(s.cfg.EtcdServers) > 0}
+	if s.cfg.JournalPasses > 0 {
+		s.journal = journal.New(s.cfg.JournalPasses, nil)
+	}
 	if s.api, err = apiserver.New(apiserver.Config{
 		Store: store, Builtin: builtin, Logger: s.log, Metrics: metrics, Profiling: s.cfg.Profiling, Authenticator: s.tokens.authenticator(),
-		Limits: s.cfg.limits(),
+		Limits: s.cfg.limits(), Journal: s.journal,
 	}); err != nil {
 		return err
 	}
@@ -313,7 +322,7 @@ func (s *Server) startControllers() error {
 	restCfg.WarningHandler = rest.NoWarnings{}
 	run := func(ctx context.Context) error {
 		return controllers.Run(ctx, restCfg, controllers.Options{Nodes: s.cfg.Nodes, PodReadyDelay: s.cfg.PodReadyDelay, PodRunDuration: s.cfg.PodRunDuration,
-			DiscoveryResyncPeriod: s.cfg.DiscoveryResyncPeriod, Logger: s.log})
+			DiscoveryResyncPeriod: s.cfg.DiscoveryResyncPeriod, Logger: s.log, Journal: s.journal})
 	}
 	var e election
 	if s.cfg.LeaderElect {

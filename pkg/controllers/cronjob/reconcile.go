@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the CronJob named by key ("namespace/name") up to date
@@ -59,7 +60,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 			return fmt.Errorf("writing the status of cronjob %s: %w", key, err)
 		}
 	}
-	c.log.Info("reconciled cronjob", "cronjob", key, "active", len(next.Status.Active), "action", action)
+	pass.Log(ctx, c.log, "CronJob", cj, "reconciled cronjob", "cronjob", key, "active", len(next.Status.Active), "action", action)
 	return runErr
 }
 

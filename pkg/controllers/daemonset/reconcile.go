@@ -11,6 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the DaemonSet named by key one step closer to one
@@ -58,7 +60,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	default:
 		action, manageErr = c.manage(ctx, key, ds, plan, hash)
 	}
-	c.log.Info("reconciled daemonset", "daemonset", key, "nodes", len(plan.nodes), "action", action)
+	pass.Log(ctx, c.log, "DaemonSet", ds, "reconciled daemonset", "daemonset", key, "nodes", len(plan.nodes), "action", action)
 	if err := c.trimHistory(ctx, ds, own, hash, plan.hashesInUse()); err != nil {
 		manageErr = errors.Join(manageErr, err)
 	}

@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the Deployment named by key ("namespace/name") one step
@@ -66,7 +68,7 @@ func (c *Controller) carryOut(ctx context.Context, key string, d *appsv1.Deploym
 			act = "failed: update new replicaset, then " + string(p.Action.Kind)
 		}
 	}
-	c.log.Info("reconciled deployment", "deployment", key,
+	pass.Log(ctx, c.log, "Deployment", d, "reconciled deployment", "deployment", key,
 		"desired", fmt.Sprintf("%d replicas of template %s (generation %d)", replicas(d.Spec.Replicas), podTemplateHash(&d.Spec.Template, d.Status.CollisionCount), d.Generation),
 		"observed", observed, "action", act)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // DeletionTimeout is how long a pod an eviction was allowed to remove
@@ -73,7 +75,7 @@ func (c *Controller) sync(ctx context.Context, key string, pdb *policyv1.PodDisr
 	disrupted, recheck := c.stillDisrupted(pods, pdb, now)
 	healthy := countHealthy(pods, disrupted, now)
 	status := computeStatus(pdb, healthy, desired, expected, disrupted, now)
-	c.log.Info("reconciled budget", "pdb", key, "pods", len(pods), "expected", expected,
+	pass.Log(ctx, c.log, "PodDisruptionBudget", pdb, "reconciled budget", "pdb", key, "pods", len(pods), "expected", expected,
 		"desiredHealthy", desired, "currentHealthy", healthy, "disruptionsAllowed", status.DisruptionsAllowed)
 	if err := c.writeStatus(ctx, pdb, status); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/servicepods"
 )
 
@@ -133,7 +134,7 @@ func (c *Controller) write(ctx context.Context, ep *corev1.Endpoints, create boo
 	} else {
 		_, err = c.client.CoreV1().Endpoints(ep.Namespace).Update(ctx, ep, metav1.UpdateOptions{})
 	}
-	c.log.Info("reconciled endpoints", "service", ep.Namespace+"/"+ep.Name, "selected", pods,
+	pass.Log(ctx, c.log, "Service", ep, "reconciled endpoints", "service", ep.Namespace+"/"+ep.Name, "selected", pods,
 		"desired", fmt.Sprintf("%d ready, %d not ready", ready, notReady), "action", action, "err", err)
 	switch {
 	case err == nil:
@@ -163,7 +164,7 @@ func (c *Controller) deleteLeftover(ctx context.Context, ns, name string) error 
 	if err != nil || ep.Labels[ManagedByLabel] != Name {
 		return err
 	}
-	c.log.Info("reconciled endpoints", "service", ns+"/"+name, "desired", "none (service gone)", "action", "delete")
+	pass.Log(ctx, c.log, "Service", ep, "reconciled endpoints", "service", ns+"/"+name, "desired", "none (service gone)", "action", "delete")
 	err = c.client.CoreV1().Endpoints(ns).Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &ep.UID}})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		return nil

@@ -14,6 +14,7 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/servicepods"
 )
 
@@ -96,7 +97,7 @@ func (c *Controller) apply(ctx context.Context, key string, svc *corev1.Service,
 	if len(w.create)+len(w.update)+len(w.remove) == 0 {
 		return nil
 	}
-	c.log.Info("reconciled endpointslices", "service", key, "selected", pods,
+	pass.Log(ctx, c.log, "Service", svc, "reconciled endpointslices", "service", key, "selected", pods,
 		"action", fmt.Sprintf("create %d, update %d, delete %d slices", len(w.create), len(w.update), len(w.remove)))
 	api := c.client.DiscoveryV1().EndpointSlices(svc.Namespace)
 	var errs []error

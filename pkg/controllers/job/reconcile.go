@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 var metaUpdate = metav1.UpdateOptions{}
@@ -49,7 +50,7 @@ func (c *Controller) reconcileJob(ctx context.Context, key string) error {
 		return err
 	}
 	if !c.written.seen(key, job.ResourceVersion) {
-		c.log.Info("reconciled job", "job", key, "action", "wait for the cache to show the last status write")
+		pass.Log(ctx, c.log, "Job", job, "reconciled job", "job", key, "action", "wait for the cache to show the last status write")
 		return nil
 	}
 	if job.DeletionTimestamp != nil {
@@ -76,7 +77,7 @@ func (c *Controller) reconcileJob(ctx context.Context, key string) error {
 	} else if action, err = c.step(ctx, key, job, st, pods, now); err != nil {
 		return err
 	}
-	c.log.Info("reconciled job", "job", key, "active", len(active), "succeeded", st.Succeeded, "failed", st.Failed, "action", action)
+	pass.Log(ctx, c.log, "Job", job, "reconciled job", "job", key, "active", len(active), "succeeded", st.Succeeded, "failed", st.Failed, "action", action)
 	if !apiequality.Semantic.DeepEqual(job.Status, *st) {
 		if _, err := c.writeStatus(ctx, job, st); err != nil {
 			return err
@@ -346,7 +347,7 @@ func (c *Controller) afterFinished(ctx context.Context, key string, job *batchv1
 		c.driver.EnqueueAfter(key, wait)
 		return nil
 	}
-	c.log.Info("reconciled job", "job", key, "observed", "finished", "action", "delete: ttlSecondsAfterFinished passed")
+	pass.Log(ctx, c.log, "Job", job, "reconciled job", "job", key, "observed", "finished", "action", "delete: ttlSecondsAfterFinished passed")
 	foreground := metav1.DeletePropagationForeground
 	err := c.client.BatchV1().Jobs(job.Namespace).Delete(ctx, job.Name, metav1.DeleteOptions{
 		PropagationPolicy: &foreground, Preconditions: &metav1.Preconditions{UID: &job.UID},
@@ -371,7 +372,7 @@ func (c *Controller) releaseAll(ctx context.Context, key string, job *batchv1.Jo
 			}
 		}
 	}
-	c.log.Info("reconciled job", "job", key, "observed", "being deleted", "action", "release its pods")
+	pass.Log(ctx, c.log, "Job", job, "reconciled job", "job", key, "observed", "being deleted", "action", "release its pods")
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the ReplicaSet named by key ("namespace/name") one step
@@ -59,7 +61,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	default:
 		action, manageErr = c.manageReplicas(ctx, key, rs, active)
 	}
-	c.log.Info("reconciled replicaset", "replicaset", key,
+	pass.Log(ctx, c.log, "ReplicaSet", rs, "reconciled replicaset", "replicaset", key,
 		"desired", desired, "observed", len(active), "action", action)
 
 	status := computeStatus(rs, pods, manageErr, c.clock.Now())

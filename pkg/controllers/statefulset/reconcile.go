@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconcile brings the StatefulSet named by key ("namespace/name") one
@@ -46,7 +47,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	pods := c.podsOf(s)
 	now := c.clock.Now()
 	r, stepErr := c.step(ctx, newPlan(s, current, h, pods, now))
-	c.log.Info("reconciled statefulset", "statefulset", key, "replicas", replicasOf(s), "pods", len(pods),
+	pass.Log(ctx, c.log, "StatefulSet", s, "reconciled statefulset", "statefulset", key, "replicas", replicasOf(s), "pods", len(pods),
 		"currentRevision", h.current.Name, "updateRevision", h.update.Name, "action", r.action)
 	st := computeStatus(s, pods, h, r, now)
 	if err := c.writeStatus(ctx, s, st); err != nil {

@@ -31,6 +31,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
+
+	"github.com/miniapi/miniapi/pkg/controllers/internal/pass"
 )
 
 // Reconciler closes the gap between desired and observed state for one key.
@@ -136,6 +138,7 @@ func (d *Driver) Run(ctx context.Context) error {
 		return fmt.Errorf("%s: caches did not sync", d.name)
 	}
 	d.log.Info("controller started", "workers", d.workers)
+	ctx = pass.ForController(ctx, d.name)
 	var wg sync.WaitGroup
 	for range d.workers {
 		wg.Go(func() {
@@ -174,6 +177,11 @@ func (d *Driver) processNext(ctx context.Context) bool {
 // reconcile calls the Reconciler, turning a panic into an error so that one
 // bad object costs a retry with backoff, not the whole server.
 func (d *Driver) reconcile(ctx context.Context, key string) (err error) {
+	// The pass ends (and reaches the journal, if any) when Reconcile has
+	// returned, so that it holds every write Reconcile made and its error
+	// (deferred first, it runs after the recover below).
+	ctx, p := pass.Begin(ctx)
+	defer func() { p.End(err) }()
 	defer func() {
 		if r := recover(); r != nil {
 			d.log.Error("reconcile panicked", "key", key, "panic", r, "stack", string(debug.Stack()))
