@@ -291,42 +291,52 @@
     if (seq === historySeq) $("history-rows").replaceChildren(...rows);
   }
 
-  // ---- the journal (served by a separate part of the server) ----
+  // ---- the journal: the controllers' passes (GET /miniapi/v1/journal) ----
 
-  // journalRow reads one line of the journal stream: a watch event or a
-  // bare entry, with time, controller, object and action.
-  function journalRow(line) {
-    let e = JSON.parse(line);
-    if (e.type && e.object) {
-      if (e.type !== "ADDED" && e.type !== "MODIFIED") return null;
-      e = e.object;
-    }
-    const o = e.object || e.objectRef || {};
-    const object = typeof o === "string" ? o : [o.kind, o.name].filter(Boolean).join("/");
-    const time = e.time || e.timestamp || "";
+  // journalRow is the table row of one pass.
+  function journalRow(p) {
+    const o = p.object || {};
     return el("tr", { class: "journal-row" },
-      el("td", { class: "nowrap" }, clock(time)), el("td", {}, e.controller || ""),
-      el("td", {}, object), el("td", {}, typeof e.action === "string" ? e.action : JSON.stringify(e.action ?? "")));
+      el("td", { class: "nowrap" }, clock(p.time)), el("td", {}, p.controller || ""),
+      el("td", {}, [o.kind, o.name].filter(Boolean).join("/")), el("td", {}, p.action || ""));
   }
 
+  // addPass shows a pass at the top of the panel, which keeps the last 200.
+  function addPass(p) {
+    const rows = $("journal-rows");
+    rows.prepend(journalRow(p));
+    while (rows.children.length > 200) rows.lastChild.remove();
+  }
+
+  // followJournal shows the passes the journal keeps for the namespace,
+  // then follows new ones, resuming after the last one shown when the
+  // stream ends (passes carry a sequence number, so none is shown twice).
   async function followJournal(signal) {
-    const path = `/miniapi/v1/journal?namespace=${encodeURIComponent(namespace)}&watch=true`;
+    const base = `/miniapi/v1/journal?namespace=${encodeURIComponent(namespace)}`;
+    let since = null; // the last pass shown; null: read what is kept first
     while (!signal.aborted) {
       try {
-        const resp = await api(path, signal);
-        if (resp.status === 404) {
-          $("journal-status").textContent = "The journal is not available on this server.";
-          return;
+        if (since === null) {
+          const resp = await api(base, signal);
+          if (resp.status === 404 || resp.status === 503) {
+            $("journal-status").textContent = "The journal is not available on this server.";
+            return;
+          }
+          if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
+          const kept = await resp.json();
+          $("journal-rows").replaceChildren();
+          (kept.items || []).slice(-200).forEach(addPass);
+          since = kept.lastSeq;
         }
+        const resp = await api(`${base}&watch=true&since=${since}`, signal);
         if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
         $("journal-status").textContent = "live";
-        $("journal-rows").replaceChildren(); // a new stream starts with what the ring holds
         await lines(resp, (line) => {
-          const row = journalRow(line);
-          if (!row) return true;
-          const rows = $("journal-rows");
-          rows.prepend(row);
-          while (rows.children.length > 200) rows.lastChild.remove();
+          const ev = JSON.parse(line);
+          if (ev.type === "ADDED" && ev.object) {
+            since = ev.object.seq;
+            addPass(ev.object);
+          }
           return true;
         });
       } catch (err) {

@@ -1,55 +1,42 @@
 package ui
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/miniapi/miniapi/pkg/ui"
+	"github.com/miniapi/miniapi/test/e2e/harness"
 )
 
-// The Journal panel shows the rows the journal endpoint streams. The
-// journal is served by another part of miniapi; here a stand-in serves it
-// (and empty lists and watches for the page's other calls), so the panel
-// is tested on its own.
-func TestJournalPanelShowsRows(t *testing.T) {
-	ctx := newBrowser(t)
-	mux := http.NewServeMux()
-	mux.Handle(ui.Prefix, ui.Handler(ui.Options{}))
-	mux.HandleFunc("/miniapi/v1/journal", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("namespace") != "default" || r.URL.Query().Get("watch") != "true" {
-			http.Error(w, "unexpected query "+r.URL.RawQuery, http.StatusBadRequest)
-			return
-		}
-		for i, action := range []string{"create ReplicaSet web-1", "scale web-1 to 3"} {
-			fmt.Fprintf(w, `{"type":"ADDED","object":{"time":"2026-12-02T13:42:0%dZ","controller":"deployment","object":{"kind":"Deployment","name":"web"},"action":%q}}`+"\n", i, action)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done() // a watch stays open
-	})
-	// Every API path the page lists or watches: nothing there.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("watch") == "true" {
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"metadata":{"resourceVersion":"1"},"items":[]}`)
-	})
-	ts := httptest.NewServer(mux)
-	// The page's watches stay open until the browser leaves; close them
-	// before the server waits for its handlers.
-	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
+// journalRows is a script giving the journal panel's rows as
+// "controller,object,action" lines (the time cell is left out: it is shown
+// in the browser's time zone).
+const journalRows = `[...document.querySelectorAll('#journal-rows tr.journal-row')].map(r => [...r.cells].slice(1).map(c => c.textContent).join(','))`
 
-	do(t, ctx, "opening the page", chromedp.Navigate(ts.URL+"/ui/"))
-	// The time cell is left out: it is shown in the browser's time zone.
-	waitFor(t, ctx, "the journal panel shows both passes, newest first",
-		`[...document.querySelectorAll('#journal-rows tr.journal-row')].map(r => [...r.cells].slice(1).map(c => c.textContent).join(',')).join('|') ===
-		 '`+strings.Join([]string{"deployment,Deployment/web,scale web-1 to 3", "deployment,Deployment/web,create ReplicaSet web-1"}, "|")+`'`)
-	waitFor(t, ctx, "the journal panel says it is live", `document.getElementById('journal-status').textContent === 'live'`)
+// The Journal panel shows the passes the journal kept before the page was
+// opened, then follows new ones: a scale's pass appears without a reload.
+func TestJournalPanelFollowsPasses(t *testing.T) {
+	ctx := newBrowser(t)
+	s := harness.Start(t, "--pod-ready-delay=0")
+	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+
+	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/?namespace=default"),
+		chromedp.WaitVisible(chromedp.CSS(web+`[data-ready="1"]`)))
+	waitFor(t, ctx, "the panel shows the pass that created the ReplicaSet, kept before the page opened",
+		journalRows+`.some(r => r.startsWith('deployment,Deployment/web,created new replicaset web-'))`)
+	waitFor(t, ctx, "the panel is live", `document.getElementById('journal-status').textContent === 'live'`)
+
+	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=3")
+	waitFor(t, ctx, "the panel shows the scale's passes as they happen",
+		journalRows+`.some(r => r.startsWith('deployment,Deployment/web,scaled')) &&
+		 `+journalRows+`.some(r => r.startsWith('replicaset,ReplicaSet/web-') && r.includes('created 2 pods'))`)
+}
+
+// A server started with --journal-passes=0 has no journal: the panel says so.
+func TestJournalPanelWithoutJournal(t *testing.T) {
+	ctx := newBrowser(t)
+	s := harness.Start(t, "--pod-ready-delay=0", "--journal-passes=0")
+	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/?namespace=default"))
+	waitFor(t, ctx, "the panel says there is no journal",
+		`document.getElementById('journal-status').textContent === 'The journal is not available on this server.'`)
 }
