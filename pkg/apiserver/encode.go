@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 )
 
 // writeObject answers obj (a typed object or list, or a Status/Scale)
@@ -102,13 +104,7 @@ func encode(out output, obj runtime.Object) ([]byte, error) {
 
 // finishJSON indents JSON for curl and adds the trailing newline.
 func finishJSON(out output, b []byte) []byte {
-	if out.pretty {
-		var buf bytes.Buffer
-		if json.Indent(&buf, b, "", "  ") == nil {
-			b = buf.Bytes()
-		}
-	}
-	return append(b, '\n')
+	return negotiation.FinishJSON(b, out.pretty)
 }
 
 // table builds the server-side Table of obj (an object or a list) with the

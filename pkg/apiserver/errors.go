@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
@@ -43,17 +43,8 @@ func toStatus(err error) metav1.Status {
 // accepts, with the Status's code as the HTTP status; indented when the
 // middleware's recorder says the client (curl) wants it.
 func writeError(w http.ResponseWriter, err error) {
-	st := toStatus(err)
-	st.Kind, st.APIVersion = "Status", "v1"
-	if st.Code == 0 {
-		st.Code = http.StatusInternalServerError
-	}
-	b, _ := json.Marshal(st)
 	rec, _ := w.(*recorder)
-	b = finishJSON(output{pretty: rec != nil && rec.pretty}, b)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(int(st.Code))
-	_, _ = w.Write(b)
+	negotiation.WriteStatus(w, toStatus(err), rec != nil && rec.pretty)
 }
 
 // errNoPage is the answer to a resource path in a group only custom
@@ -93,12 +84,6 @@ func errUnsupportedCustomPatch() error {
 	return statusError(http.StatusUnsupportedMediaType, metav1.StatusReasonUnsupportedMediaType,
 		"the body of the request was in an unknown format - accepted media types include: "+
 			jsonPatchType+", "+mergePatchType+", "+applyPatchType, nil)
-}
-
-// errNotAcceptable answers an Accept header with no type the server speaks.
-func errNotAcceptable() error {
-	return statusError(http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable,
-		"only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf", nil)
 }
 
 // errConflict is the 409 of a stale resourceVersion.

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 )
 
 // healthz answers /readyz, /livez and /healthz: once the server serves
@@ -45,7 +47,6 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	b, _ := json.Marshal(info)
-	out, _ := negotiate(r, nil)
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(finishJSON(out, b))
+	_, _ = w.Write(finishJSON(output{pretty: negotiation.Pretty(r)}, b))
 }

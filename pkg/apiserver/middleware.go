@@ -11,6 +11,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/uuid"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 )
 
 // requestLabels names a request for the log and the metrics; the resource
@@ -35,7 +37,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		start := time.Now()
 		labels := &requestLabels{}
 		r = r.WithContext(context.WithValue(r.Context(), labelsKey{}, labels))
-		rec := &recorder{ResponseWriter: w, pretty: wantsPretty(r)}
+		rec := &recorder{ResponseWriter: w, pretty: negotiation.Pretty(r)}
 		rec.Header().Set("Audit-Id", string(uuid.NewUUID()))
 		rec.Header().Set("Cache-Control", "no-cache, private")
 

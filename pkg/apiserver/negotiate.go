@@ -1,10 +1,13 @@
 package apiserver
 
 import (
-	"mime"
 	"net/http"
-	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
@@ -60,65 +63,59 @@ func (o output) contentType() string {
 	return mediaJSON
 }
 
-// wantsPretty: kube-apiserver indents JSON, objects and errors alike, for
-// curl's User-Agent and for ?pretty=true.
-func wantsPretty(r *http.Request) bool {
-	return strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
-}
-
-// negotiate reads the Accept header the way kube-apiserver does for the
-// types miniapi serves: the first acceptable entry wins. Tables are
-// answered in JSON, PartialObjectMetadata in JSON or protobuf; res is
-// the resource asked for (nil for none). Custom resources have no
-// protobuf form: a client asking for it gets JSON, as from kube-apiserver.
+// negotiate picks the output for a resource request as kube-apiserver
+// does: by q-value, then the server's order (JSON, YAML, protobuf). A
+// clause may ask for a Table (JSON, meta.k8s.io/v1) or for
+// PartialObjectMetadata(List) (JSON or protobuf, meta.k8s.io v1 or
+// v1beta1); res is the resource asked for (nil for none). Custom
+// resources have no protobuf form: a protobuf clause is skipped for them,
+// as kube-apiserver skips it, and client-go's JSON fallback answers.
 func negotiate(r *http.Request, res *registry.Resource) (output, error) {
-	out := output{includeObject: r.URL.Query().Get("includeObject")}
+	out := output{includeObject: r.URL.Query().Get("includeObject"), pretty: negotiation.Pretty(r)}
 	if res != nil {
 		out.table = res.Table
 	}
 	if out.includeObject == "" {
 		out.includeObject = "Metadata"
 	}
-	out.pretty = wantsPretty(r)
-	accept := r.Header.Get("Accept")
-	if strings.TrimSpace(accept) == "" {
-		return out, nil
+	got, err := negotiation.MediaType(r.Header.Get("Accept"), scheme.Codecs.SupportedMediaTypes(), resourceAllows(res))
+	if err != nil {
+		return out, err
 	}
-	for _, entry := range strings.Split(accept, ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(entry))
-		if err != nil {
-			continue
-		}
-		if as := params["as"]; as != "" {
-			if params["g"] != "meta.k8s.io" || (params["v"] != "v1" && params["v"] != "v1beta1") {
-				continue
-			}
-			switch {
-			case as == "Table" && mt == mediaJSON && params["v"] == "v1":
-				out.view = viewTable
-			case (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") && (mt == mediaJSON || mt == mediaProtobuf):
-				out.view, out.partialKind, out.partialVersion = viewPartial, as, params["v"]
-				if mt == mediaProtobuf {
-					out.format, out.pretty = formatProtobuf, false
-				}
-			default:
-				continue
-			}
-			return out, nil
-		}
-		switch mt {
-		case mediaJSON, "*/*", "application/*":
-			return out, nil
-		case mediaYAML:
-			out.format = formatYAML
-			return out, nil
-		case mediaProtobuf:
-			if res == nil || res.Schema == nil {
-				out.format = formatProtobuf
-				out.pretty = false
-			}
-			return out, nil
+	switch got.Offer.MediaType {
+	case mediaYAML:
+		out.format = formatYAML
+	case mediaProtobuf:
+		out.format, out.pretty = formatProtobuf, false
+	}
+	if c := got.Convert; c != nil {
+		if c.Kind == "Table" {
+			out.view = viewTable
+		} else {
+			out.view, out.partialKind, out.partialVersion = viewPartial, c.Kind, c.Version
 		}
 	}
-	return out, errNotAcceptable()
+	return out, nil
+}
+
+// resourceAllows says which answers a resource path can give: its objects
+// in any format but protobuf for custom resources, their Table in JSON,
+// their metadata in JSON or protobuf.
+func resourceAllows(res *registry.Resource) negotiation.Allows {
+	return func(offer runtime.SerializerInfo, convert *schema.GroupVersionKind) bool {
+		mt := offer.MediaType
+		if convert == nil {
+			return mt != mediaProtobuf || res == nil || res.Schema == nil
+		}
+		if convert.Group != "meta.k8s.io" || (convert.Version != "v1" && convert.Version != "v1beta1") {
+			return false
+		}
+		switch convert.Kind {
+		case "Table":
+			return mt == mediaJSON && convert.Version == "v1"
+		case "PartialObjectMetadata", "PartialObjectMetadataList":
+			return mt == mediaJSON || mt == mediaProtobuf
+		}
+		return false
+	}
 }

@@ -3,6 +3,8 @@ package apiserver
 import (
 	"net/http/httptest"
 	"testing"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
 func TestNegotiate(t *testing.T) {
@@ -21,6 +23,10 @@ func TestNegotiate(t *testing.T) {
 		{"application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", formatProtobuf, viewPartial, false},
 		{"application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", formatJSON, viewPartial, false},
 		{"application/yaml", formatYAML, viewObject, false},
+		{"application/json;q=0.5, application/yaml", formatYAML, viewObject, false},
+		{"application/yaml;q=0.5, application/json;as=Table;v=v1;g=meta.k8s.io", formatJSON, viewTable, false},
+		{"application/json;as=Table;v=v1;g=meta.k8s.io;q=0.5, application/vnd.kubernetes.protobuf", formatProtobuf, viewObject, false},
+		{"application/yaml;as=Table;v=v1;g=meta.k8s.io", 0, 0, true},
 		{"text/html", 0, 0, true},
 	}
 	for _, c := range cases {
@@ -34,5 +40,24 @@ func TestNegotiate(t *testing.T) {
 		if !c.fail && (out.format != c.format || out.view != c.view) {
 			t.Errorf("%q: format %d view %d, want %d %d", c.accept, out.format, out.view, c.format, c.view)
 		}
+	}
+}
+
+// TestNegotiateCustomResource: a custom resource has no protobuf form, so
+// a protobuf clause is skipped as kube-apiserver skips it.
+func TestNegotiateCustomResource(t *testing.T) {
+	res := &registry.Resource{Schema: &registry.Schema{}}
+	r := httptest.NewRequest("GET", "/apis/example.com/v1/widgets", nil)
+	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf, application/yaml;q=0.9")
+	if out, err := negotiate(r, res); err != nil || out.format != formatYAML {
+		t.Errorf("protobuf then YAML: %v %v", out.format, err)
+	}
+	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf")
+	if _, err := negotiate(r, res); err == nil {
+		t.Error("protobuf only: no 406")
+	}
+	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1")
+	if out, err := negotiate(r, res); err != nil || out.format != formatProtobuf || out.view != viewPartial {
+		t.Errorf("metadata in protobuf: %v %v %v", out.format, out.view, err)
 	}
 }

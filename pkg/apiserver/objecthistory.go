@@ -16,6 +16,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/history"
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
@@ -104,7 +105,7 @@ func (s *Server) objectHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", mediaJSON)
-	_, _ = w.Write(finishJSON(output{pretty: wantsPretty(r)}, b))
+	_, _ = w.Write(finishJSON(output{pretty: negotiation.Pretty(r)}, b))
 }
 
 // historyRequest reads historyPath's variables into the object they name.

@@ -8,15 +8,20 @@
 // to /api or /apis gets the aggregated list (two requests describe the
 // whole server); any other client gets the legacy documents.
 //
-// Caveats: only JSON is served. A client that accepts nothing but protobuf
-// gets 406 Not Acceptable, as kube-apiserver answers for a type it cannot
-// encode; client-go always offers JSON as a fallback.
+// The Accept header is read as kube-apiserver reads it (q-values, then
+// JSON before YAML); see package negotiation.
+//
+// Caveats: JSON and YAML are served, not protobuf (kube-apiserver serves
+// all three, and the aggregated list's v2beta1 too). A client that accepts
+// nothing but protobuf gets 406 Not Acceptable; client-go always offers
+// JSON as a fallback.
 package discovery
 
 import (
 	"net/http"
 	"strings"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
@@ -30,26 +35,25 @@ func NewHandler(resources []*registry.Resource) (http.Handler, error) {
 // ServeHTTP answers GET (and HEAD) for the discovery paths.
 func (d *documents) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeStatus(w, methodNotAllowed(r.Method))
+		negotiation.WriteError(w, r, methodNotAllowed(r.Method))
 		return
 	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
-	if path == "/api" || path == "/apis" {
-		if want, ok := wantsAggregated(r.Header.Get("Accept")); ok {
-			d.serveAggregated(w, r, path, want)
-			return
-		}
+	got, err := negotiation.MediaType(r.Header.Get("Accept"), offers, allows(path == "/api" || path == "/apis"))
+	if err != nil {
+		negotiation.WriteError(w, r, err)
+		return
 	}
-	if !acceptsJSON(r.Header.Get("Accept")) {
-		writeStatus(w, notAcceptable())
+	if got.Convert != nil {
+		d.serveAggregated(w, r, path, got.Offer.MediaType)
 		return
 	}
 	switch doc, ok := d.legacy[path]; {
 	case ok && path == "/api":
-		d.serveLegacyVersions(w, r)
+		d.serveLegacyVersions(w, r, got.Offer.MediaType)
 	case ok:
-		writeJSON(w, r, "application/json", doc)
+		writeDocument(w, r, got.Offer.MediaType, got.Offer.MediaType, doc)
 	default:
-		writeStatus(w, notFound())
+		negotiation.WriteError(w, r, notFound())
 	}
 }

@@ -5,50 +5,40 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
-	"strings"
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 )
 
+// aggregatedParams are the media type parameters of the aggregated list,
+// in the order client-go sends them.
+const aggregatedParams = ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
 // AggregatedContentType is the media type of an aggregated discovery
-// answer; client-go decides how to parse the body from it alone.
-const AggregatedContentType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+// answer in JSON; client-go decides how to parse the body from it alone.
+const AggregatedContentType = runtime.ContentTypeJSON + aggregatedParams
 
-// wantsAggregated reports whether the Accept header asks for the
-// aggregated APIGroupDiscoveryList in JSON, and the media type to answer
-// with.
-func wantsAggregated(accept string) (string, bool) {
-	for _, part := range strings.Split(accept, ",") {
-		typ, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil || typ != "application/json" {
-			continue
-		}
-		if params["g"] == "apidiscovery.k8s.io" && params["v"] == "v2" && params["as"] == "APIGroupDiscoveryList" {
-			return AggregatedContentType, true
-		}
-	}
-	return "", false
-}
+// offers are the encodings of every discovery document, in the server's
+// order of preference.
+var offers = negotiation.Offers(runtime.ContentTypeJSON, runtime.ContentTypeYAML)
 
-// acceptsJSON reports whether plain JSON is acceptable to the client.
-func acceptsJSON(accept string) bool {
-	if strings.TrimSpace(accept) == "" {
-		return true
+// aggregatedKind is the conversion a client asks for to get the aggregated
+// list.
+var aggregatedKind = schema.GroupVersionKind{Group: "apidiscovery.k8s.io", Version: "v2", Kind: "APIGroupDiscoveryList"}
+
+// allows: every path serves its legacy document; /api and /apis also the
+// aggregated list.
+func allows(aggregated bool) negotiation.Allows {
+	return func(_ runtime.SerializerInfo, convert *schema.GroupVersionKind) bool {
+		return convert == nil || (aggregated && *convert == aggregatedKind)
 	}
-	for _, part := range strings.Split(accept, ",") {
-		typ, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		switch typ {
-		case "application/json", "application/*", "*/*":
-			return true
-		}
-	}
-	return false
 }
 
 func encodeAggregated(list apidiscoveryv2.APIGroupDiscoveryList) (encoded, error) {
@@ -66,7 +56,7 @@ func etag(b []byte) string {
 
 // serveAggregated writes the aggregated document with kube-apiserver's
 // caching headers, and 304 when the client's copy is current.
-func (d *documents) serveAggregated(w http.ResponseWriter, r *http.Request, path, contentType string) {
+func (d *documents) serveAggregated(w http.ResponseWriter, r *http.Request, path, mediaType string) {
 	doc := d.aggregated[path]
 	h := w.Header()
 	h.Set("Vary", "Accept")
@@ -76,28 +66,37 @@ func (d *documents) serveAggregated(w http.ResponseWriter, r *http.Request, path
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeJSON(w, r, contentType, doc.body)
+	writeDocument(w, r, mediaType, mediaType+aggregatedParams, doc.body)
 }
 
 // serveLegacyVersions writes /api, naming the address the client used.
-func (d *documents) serveLegacyVersions(w http.ResponseWriter, r *http.Request) {
+func (d *documents) serveLegacyVersions(w http.ResponseWriter, r *http.Request, mediaType string) {
 	var versions metav1.APIVersions
 	if err := json.Unmarshal(d.legacy["/api"], &versions); err != nil {
-		writeStatus(w, internalError(err))
+		negotiation.WriteError(w, r, err)
 		return
 	}
 	body, err := json.Marshal(apiVersions(versions.Versions, r.Host))
 	if err != nil {
-		writeStatus(w, internalError(err))
+		negotiation.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, r, "application/json", body)
+	writeDocument(w, r, mediaType, mediaType, body)
 }
 
-// writeJSON writes a document; a legacy one indented for curl (and for
-// ?pretty=true), as kube-apiserver indents every JSON answer for it.
-func writeJSON(w http.ResponseWriter, r *http.Request, contentType string, body []byte) {
-	if contentType == "application/json" && wantsPretty(r) {
+// writeDocument writes a JSON document in mediaType: YAML as it is,
+// legacy JSON indented for curl (and for ?pretty=true), as kube-apiserver
+// indents every JSON answer for it.
+func writeDocument(w http.ResponseWriter, r *http.Request, mediaType, contentType string, body []byte) {
+	switch {
+	case mediaType == runtime.ContentTypeYAML:
+		y, err := yaml.JSONToYAML(body)
+		if err != nil {
+			negotiation.WriteError(w, r, err)
+			return
+		}
+		body = y
+	case contentType == runtime.ContentTypeJSON && negotiation.Pretty(r):
 		var buf bytes.Buffer
 		if json.Indent(&buf, body, "", "  ") == nil {
 			body = append(buf.Bytes(), '\n')
@@ -111,41 +110,18 @@ func writeJSON(w http.ResponseWriter, r *http.Request, contentType string, body 
 	}
 }
 
-// wantsPretty: kube-apiserver indents JSON for curl's User-Agent and for
-// ?pretty=true.
-func wantsPretty(r *http.Request) bool {
-	return strings.HasPrefix(r.UserAgent(), "curl/") || r.URL.Query().Get("pretty") == "true"
-}
-
-func status(code int32, reason metav1.StatusReason, message string) *metav1.Status {
-	return &metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure, Code: code, Reason: reason, Message: message,
+func status(code int32, reason metav1.StatusReason, message string) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure, Code: code, Reason: reason, Message: message,
 		Details: &metav1.StatusDetails{},
-	}
+	}}
 }
 
-func notFound() *metav1.Status {
+func notFound() error {
 	return status(http.StatusNotFound, metav1.StatusReasonNotFound, "the server could not find the requested resource")
 }
 
-func notAcceptable() *metav1.Status {
-	return status(http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable,
-		"only the following media types are accepted: application/json, "+AggregatedContentType)
-}
-
-func methodNotAllowed(method string) *metav1.Status {
+func methodNotAllowed(method string) error {
 	return status(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("%s is not supported on discovery documents", method))
-}
-
-func internalError(err error) *metav1.Status {
-	return status(http.StatusInternalServerError, metav1.StatusReasonInternalError, err.Error())
-}
-
-func writeStatus(w http.ResponseWriter, s *metav1.Status) {
-	b, _ := json.Marshal(s)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(int(s.Code))
-	_, _ = w.Write(b)
 }

@@ -12,11 +12,16 @@
 // fieldValidation query parameter: kubectl looks for it on PATCH to decide
 // that the server validates fields itself, and otherwise validates on the
 // client. All documents are encoded when the handler is built; requests
-// only pick bytes.
+// only pick bytes. The Accept header is negotiated as kube-openapi
+// negotiates it (package negotiation): JSON or protobuf on /openapi/v2,
+// JSON on a v3 group version, and the v3 root in JSON whatever is asked.
 //
-// Caveats: required fields are those whose json tag lacks omitempty, a
-// close but not exact match for kube's +optional markers; enum values and
-// list-type markers, which live in Go comments, are not described.
+// Caveats: kube-openapi answers 406 with an empty body; miniapi's 406 is
+// a Status naming the served types, as on every other path. The v3
+// protobuf form is not served. Required fields are those whose json tag
+// lacks omitempty, a close but not exact match for kube's +optional
+// markers; enum values and list-type markers, which live in Go comments,
+// are not described.
 package openapi
 
 import (
@@ -30,8 +35,12 @@ import (
 
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
 	"google.golang.org/protobuf/proto"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
@@ -105,7 +114,7 @@ func NewHandler(resources []*registry.Resource) (http.Handler, error) {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeStatus(w, http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed, r.Method+" is not supported on OpenAPI documents")
+		negotiation.WriteError(w, r, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed, r.Method+" is not supported on OpenAPI documents"))
 		return
 	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
@@ -118,26 +127,28 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, "/openapi/v3/"):
 		h.serveV3(w, r, strings.TrimPrefix(path, "/openapi/v3/"))
 	default:
-		writeStatus(w, http.StatusNotFound, metav1.StatusReasonNotFound, "the server could not find the requested resource")
+		negotiation.WriteError(w, r, errNotFound())
 	}
 }
 
 // serveV2 answers JSON, or protobuf to a client that prefers it (client-go's
 // OpenAPISchema asks only for protobuf).
 func (h *handler) serveV2(w http.ResponseWriter, r *http.Request) {
-	switch negotiate(r.Header.Get("Accept"), v2Protobuf) {
-	case "json":
-		h.serveDocument(w, r, h.v2, "application/json")
-	case "protobuf":
-		h.v2ProtoOnce.Do(h.encodeV2Proto)
-		if h.v2ProtoErr != nil {
-			writeStatus(w, http.StatusInternalServerError, metav1.StatusReasonInternalError, h.v2ProtoErr.Error())
-			return
-		}
-		h.serveDocument(w, r, h.v2Proto, v2ProtobufResponse)
-	default:
-		writeStatus(w, http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable, "only the following media types are accepted: application/json, "+v2Protobuf)
+	got, err := negotiation.MediaType(r.Header.Get("Accept"), v2Offers, anyParams)
+	if err != nil {
+		negotiation.WriteError(w, r, err)
+		return
 	}
+	if got.Offer.MediaType == runtime.ContentTypeJSON {
+		h.serveDocument(w, r, h.v2, runtime.ContentTypeJSON)
+		return
+	}
+	h.v2ProtoOnce.Do(h.encodeV2Proto)
+	if h.v2ProtoErr != nil {
+		negotiation.WriteError(w, r, apierrors.NewInternalError(h.v2ProtoErr))
+		return
+	}
+	h.serveDocument(w, r, h.v2Proto, v2ProtobufResponse)
 }
 
 func (h *handler) encodeV2Proto() {
@@ -160,11 +171,11 @@ func (h *handler) encodeV2Proto() {
 func (h *handler) serveV3(w http.ResponseWriter, r *http.Request, gv string) {
 	doc, ok := h.v3[gv]
 	if !ok {
-		writeStatus(w, http.StatusNotFound, metav1.StatusReasonNotFound, "the server could not find the requested resource")
+		negotiation.WriteError(w, r, errNotFound())
 		return
 	}
-	if negotiate(r.Header.Get("Accept"), v3Protobuf) != "json" {
-		writeStatus(w, http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable, "only the following media types are accepted: application/json")
+	if _, err := negotiation.MediaType(r.Header.Get("Accept"), v3Offers, anyParams); err != nil {
+		negotiation.WriteError(w, r, err)
 		return
 	}
 	if hash := r.URL.Query().Get("hash"); hash != "" {
@@ -187,31 +198,20 @@ func (h *handler) serveDocument(w http.ResponseWriter, r *http.Request, doc docu
 	http.ServeContent(w, r, "", h.built, strings.NewReader(string(doc.body)))
 }
 
-// negotiate picks "json" or "protobuf" (the given protobuf media type)
-// from an Accept header in the client's order, or "" if neither is
-// acceptable.
-func negotiate(accept, protobuf string) string {
-	if strings.TrimSpace(accept) == "" {
-		return "json"
-	}
-	for _, part := range strings.Split(accept, ",") {
-		typ, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		switch typ {
-		case "application/json", "application/*", "*/*":
-			return "json"
-		case protobuf, v2ProtobufLegacy:
-			return "protobuf"
-		}
-	}
-	return ""
+// v2Offers are the encodings of /openapi/v2, in kube-openapi's order;
+// v3Offers those of a v3 group version (not its protobuf form).
+var (
+	v2Offers = negotiation.Offers(runtime.ContentTypeJSON, v2Protobuf, v2ProtobufLegacy)
+	v3Offers = negotiation.Offers(runtime.ContentTypeJSON)
+)
+
+// anyParams: kube-openapi matches media types without their parameters.
+func anyParams(runtime.SerializerInfo, *schema.GroupVersionKind) bool { return true }
+
+func statusError(code int32, reason metav1.StatusReason, message string) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: code, Reason: reason, Message: message}}
 }
 
-func writeStatus(w http.ResponseWriter, code int, reason metav1.StatusReason, message string) {
-	b, _ := json.Marshal(metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure, Code: int32(code), Reason: reason, Message: message,
-	})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_, _ = w.Write(b)
+func errNotFound() error {
+	return statusError(http.StatusNotFound, metav1.StatusReasonNotFound, "the server could not find the requested resource")
 }
