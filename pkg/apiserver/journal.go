@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/negotiation"
 	"github.com/miniapi/miniapi/pkg/journal"
 )
 
@@ -68,7 +69,7 @@ func (s *Server) serveJournal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", mediaJSON)
-	_, _ = w.Write(finishJSON(output{pretty: wantsPretty(r)}, b))
+	_, _ = w.Write(finishJSON(output{pretty: negotiation.Pretty(r)}, b))
 }
 
 func journalSince(v string) (uint64, error) {
