@@ -136,7 +136,11 @@ func expectedKeys(sz sizes) []string {
 	for _, n := range sz.GrowthSteps {
 		keys = append(keys, fmt.Sprintf("growth.%d.write_ms", n), fmt.Sprintf("growth.%d.list_ms", n))
 	}
-	return append(keys, etcdKeys(keys)...)
+	keys = append(keys, etcdKeys(keys)...)
+	for _, dr := range sz.Reconcile {
+		keys = append(keys, fmt.Sprintf("nojournal.reconcile.%dx%d.s", dr[0], dr[1]))
+	}
+	return keys
 }
 
 // etcdKeys are the figures the *-etcd workloads report again on etcd.

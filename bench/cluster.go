@@ -26,9 +26,9 @@ type env struct {
 	res   *results
 	log   *slog.Logger
 	runID string // prefix of namespaces, unique per run
-	// backend is "" for miniapi's own bbolt store, "etcd" for a fresh etcd
-	// per cluster (onEtcd).
-	backend string
+	// variant is "" for miniapi as it starts by default, or a second run
+	// of a workload on another setup (variants.go).
+	variant variant
 }
 
 // cluster is the API server a workload drives: a fresh bin/miniapi
@@ -57,7 +57,8 @@ func (e *env) newCluster(ctx context.Context, extraArgs ...string) (*cluster, er
 		return newClusterFor(nil, tune(cfg))
 	}
 	var etcd *etcdServer
-	if e.backend == "etcd" {
+	extraArgs = append(extraArgs, e.variant.serverArgs...)
+	if e.variant.etcd {
 		var err error
 		if etcd, err = startEtcd(ctx, e.opts.Etcd, e.opts.WorkDir); err != nil {
 			return nil, err

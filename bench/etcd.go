@@ -13,34 +13,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// onEtcd runs a workload a second time on miniapi with --etcd-servers, on
-// a fresh one-member etcd (bin/etcd, `make etcd`) per cluster, so the table
-// shows each of its figures on bbolt and on etcd side by side. Its figures
-// are keyed "etcd.<key>"; without bin/etcd it is skipped.
-func onEtcd(run func(context.Context, *env) error) func(context.Context, *env) error {
-	return func(ctx context.Context, e *env) error {
-		if e.opts.Kubeconfig != "" {
-			return nil // the --kubeconfig server has its own store
-		}
-		if _, err := os.Stat(e.opts.Etcd); err != nil {
-			e.skip("etcd workloads: " + e.opts.Etcd + " is missing (make etcd)")
-			return nil
-		}
-		onEtcd := *e
-		onEtcd.backend = "etcd"
-		return run(ctx, &onEtcd)
-	}
-}
-
-// add records a figure of the env's backend: on etcd, in the workload
-// group "<workload> on etcd" under the key "etcd.<key>".
-func (e *env) add(workload, key, name string, value float64, unit string) *figure {
-	if e.backend != "" {
-		workload, key = workload+" on "+e.backend, e.backend+"."+key
-	}
-	return e.res.add(workload, key, name, value, unit)
-}
-
 // etcdServer is one bin/etcd member on a fresh data dir and free loopback
 // ports.
 type etcdServer struct {

@@ -31,6 +31,7 @@ var workloads = []workload{
 	{"getlist-etcd", onEtcd(getList)},
 	{"watch-etcd", onEtcd(watchLatency)},
 	{"reconcile-etcd", onEtcd(reconcile)},
+	{"reconcile-nojournal", withoutJournal(reconcile)},
 }
 
 func workloadNames() string {

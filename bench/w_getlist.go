@@ -98,9 +98,6 @@ func timeList(ctx context.Context, c *cluster, ns, selector string, repeats int)
 }
 
 func mustFigure(e *env, key string) float64 {
-	if e.backend != "" {
-		key = e.backend + "." + key
-	}
-	f, _ := e.res.lookup(key)
+	f, _ := e.res.lookup(e.variant.prefix(key))
 	return f.Value
 }

@@ -57,6 +57,11 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	label := fmt.Sprintf("%s×%d", groupThousands(int64(deployments)), replicas)
 	key := fmt.Sprintf("reconcile.%dx%d", deployments, replicas)
 	f := e.add("reconcile", key+".s", label+": first create → all Available", took, "s")
+	if e.variant.key == "nojournal" {
+		if on, ok := e.res.lookup(key + ".s"); ok {
+			f.vs("journal on", on.Value)
+		}
+	}
 	switch deployments {
 	case 100:
 		f.atMost(1, "≤ 1 s")

@@ -51,10 +51,7 @@ func watchLatency(ctx context.Context, e *env) error {
 		}
 		xs, p50s, p99s = append(xs, float64(w)), append(p50s, lat.percentile(50)), append(p99s, lat.percentile(99))
 	}
-	name := "watch"
-	if e.backend != "" {
-		name += " on " + e.backend
-	}
+	name := "watch" + e.variant.suffix()
 	e.res.Series = append(e.res.Series,
 		series{Name: name + " p50", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p50s},
 		series{Name: name + " p99", XLabel: "watchers", YLabel: "ms, write ack → event", X: xs, Y: p99s})
