@@ -293,6 +293,17 @@ type Result struct {
 	ExitCode       int
 }
 
+// MustRun runs a tool as Run does, without stdin, and fails the test
+// unless it exits 0.
+func (s *Server) MustRun(t testing.TB, tool string, args ...string) Result {
+	t.Helper()
+	r := s.Run(tool, "", args...)
+	if r.ExitCode != 0 {
+		t.Fatalf("%s %v: %s", tool, args, r)
+	}
+	return r
+}
+
 // Run runs bin/<tool> (minictl or kubectl) against the server with args,
 // with the kubeconfig the server wrote and a HOME of its own, and stdin as
 // standard input (may be empty). It never fails the test by itself.

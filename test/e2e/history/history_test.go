@@ -16,16 +16,6 @@ import (
 	"github.com/miniapi/miniapi/test/e2e/harness"
 )
 
-// mustRun runs a tool and fails the test unless it exits 0.
-func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) harness.Result {
-	t.Helper()
-	r := s.Run(tool, "", args...)
-	if r.ExitCode != 0 {
-		t.Fatalf("%s %v: %s", tool, args, r)
-	}
-	return r
-}
-
 // waitReady waits until the deployment's status says every replica of
 // the latest generation is ready.
 func waitReady(t *testing.T, s *harness.Server, name string, replicas int32) {
@@ -72,12 +62,12 @@ func parseTable(t *testing.T, out string) []historyRow {
 
 func TestHistoryOfScaledDeployment(t *testing.T) {
 	s := harness.Start(t, "--pod-ready-delay=0")
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
 	waitReady(t, s, "web", 3)
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=5")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=5")
 	waitReady(t, s, "web", 5)
 
-	out := mustRun(t, s, "minictl", "history", "deploy/web").Stdout
+	out := s.MustRun(t, "minictl", "history", "deploy/web").Stdout
 	rows := parseTable(t, out)
 	if len(rows) < 3 {
 		t.Fatalf("too few rows:\n%s", out)
@@ -106,7 +96,7 @@ func TestHistoryOfScaledDeployment(t *testing.T) {
 	}
 
 	// --revision prints the object as it was, in get -o yaml's form.
-	old := mustRun(t, s, "minictl", "history", "deploy/web", "--revision="+first.revision).Stdout
+	old := s.MustRun(t, "minictl", "history", "deploy/web", "--revision="+first.revision).Stdout
 	var obj struct {
 		Kind     string
 		Metadata map[string]any
@@ -120,7 +110,7 @@ func TestHistoryOfScaledDeployment(t *testing.T) {
 	}
 
 	// -o json is the whole history as a List.
-	js := mustRun(t, s, "minictl", "history", "deployment.apps/web", "-o", "json").Stdout
+	js := s.MustRun(t, "minictl", "history", "deployment.apps/web", "-o", "json").Stdout
 	var list struct {
 		Kind  string
 		Items []struct {
@@ -141,7 +131,7 @@ func TestHistoryOfScaledDeployment(t *testing.T) {
 	// -w prints the history, then each revision as it is written.
 	w := s.StartTool(t, "minictl", nil, "history", "deploy/web", "-w")
 	w.WaitForOutput(t, "spec.replicas: 3 → 5", 30*time.Second)
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=2")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=2")
 	w.WaitForOutput(t, "spec.replicas: 5 → 2", 30*time.Second)
 	if r := w.Interrupt(t); r.ExitCode != 0 || strings.Count(r.Stdout, "REVISION") != 1 || strings.Count(r.Stdout, "spec.replicas: 3 → 5") != 1 {
 		t.Errorf("history -w: %s", r)
@@ -150,7 +140,7 @@ func TestHistoryOfScaledDeployment(t *testing.T) {
 
 func TestHistoryErrorsInKubectlWords(t *testing.T) {
 	s := harness.Start(t, "--controllers=false")
-	mustRun(t, s, "kubectl", "create", "configmap", "cfg", "--from-literal=a=1")
+	s.MustRun(t, "kubectl", "create", "configmap", "cfg", "--from-literal=a=1")
 	for _, tc := range []struct {
 		args   []string
 		stderr string
@@ -167,7 +157,7 @@ func TestHistoryErrorsInKubectlWords(t *testing.T) {
 		}
 	}
 	// A namespace given with -n, and TYPE NAME as two arguments.
-	r := mustRun(t, s, "minictl", "history", "configmap", "cfg", "-n", "default")
+	r := s.MustRun(t, "minictl", "history", "configmap", "cfg", "-n", "default")
 	if rows := parseTable(t, r.Stdout); len(rows) != 1 || rows[0].manager != "kubectl-create" || rows[0].change != "created" {
 		t.Errorf("configmap history:\n%s", r.Stdout)
 	}

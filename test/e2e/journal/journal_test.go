@@ -18,16 +18,6 @@ import (
 	"github.com/miniapi/miniapi/test/e2e/harness"
 )
 
-// mustRun runs a tool and fails the test unless it exits 0.
-func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) harness.Result {
-	t.Helper()
-	r := s.Run(tool, "", args...)
-	if r.ExitCode != 0 {
-		t.Fatalf("%s %v: %s", tool, args, r)
-	}
-	return r
-}
-
 // waitReady waits until the deployment's status says every replica of
 // the latest generation is ready and its pods number replicas.
 func waitReady(t *testing.T, s *harness.Server, name string, replicas int32) {
@@ -63,7 +53,7 @@ type pass struct {
 
 func journalJSON(t *testing.T, s *harness.Server, args ...string) []pass {
 	t.Helper()
-	out := mustRun(t, s, "minictl", append([]string{"journal"}, append(args, "-o", "json")...)...).Stdout
+	out := s.MustRun(t, "minictl", append([]string{"journal"}, append(args, "-o", "json")...)...).Stdout
 	var list struct {
 		Kind  string
 		Items []pass
@@ -96,14 +86,14 @@ func podActions(passes []pass) (created, deleted int) {
 
 func TestJournalOfAScaledDeployment(t *testing.T) {
 	s := harness.Start(t, "--pod-ready-delay=0")
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
 	waitReady(t, s, "web", 3)
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=5")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=5")
 	waitReady(t, s, "web", 5)
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=1")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=1")
 	waitReady(t, s, "web", 1)
 	// Another deployment's passes must not show under deploy/web.
-	mustRun(t, s, "kubectl", "create", "deployment", "other", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "other", "--image=nginx", "--replicas=1")
 	waitReady(t, s, "other", 1)
 
 	passes := journalJSON(t, s, "deploy/web")
@@ -146,7 +136,7 @@ func TestJournalOfAScaledDeployment(t *testing.T) {
 
 	// The table: TIME CONTROLLER OBJECT DESIRED OBSERVED ACTION, one row
 	// per pass.
-	table := mustRun(t, s, "minictl", "journal", "deploy/web").Stdout
+	table := s.MustRun(t, "minictl", "journal", "deploy/web").Stdout
 	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
 	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "TIME CONTROLLER OBJECT DESIRED OBSERVED ACTION" {
 		t.Fatalf("header %q", lines[0])
@@ -159,7 +149,7 @@ func TestJournalOfAScaledDeployment(t *testing.T) {
 	w := s.StartTool(t, "minictl", nil, "journal", "deploy/web", "-w")
 	w.WaitForOutput(t, "ACTION", 30*time.Second)
 	printed := len(w.Stdout())
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=2")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=2")
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(w.Stdout()[printed:], "created 1 pods") {
 		if time.Now().After(deadline) {
@@ -189,7 +179,7 @@ func TestJournalErrorsInKubectlWords(t *testing.T) {
 	}
 	// With no controllers there are no passes: a header-less "No
 	// resources" is kubectl's, but the journal prints its empty table.
-	if r := mustRun(t, s, "minictl", "journal", "-A"); !strings.HasPrefix(r.Stdout, "NAMESPACE") {
+	if r := s.MustRun(t, "minictl", "journal", "-A"); !strings.HasPrefix(r.Stdout, "NAMESPACE") {
 		t.Errorf("journal -A: %s", r)
 	}
 }

@@ -11,8 +11,8 @@ import (
 func TestBadInputMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
-	mustRun(t, s, "kubectl", "create", "deployment", "api", "--image=nginx", "--replicas=1", "-n", "kube-system")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "api", "--image=nginx", "--replicas=1", "-n", "kube-system")
 	waitSettled(t, s, "web", 1)
 
 	for _, args := range [][]string{

@@ -15,8 +15,8 @@ import (
 func TestScaleMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
-	mustRun(t, s, "kubectl", "create", "deployment", "api", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "api", "--image=nginx", "--replicas=1")
 	waitSettled(t, s, "web", 1)
 	waitSettled(t, s, "api", 1)
 
@@ -41,7 +41,7 @@ func TestScaleMatchesKubectl(t *testing.T) {
 		{"minictl", []string{"scale", "deploy", "--all", "--replicas=1"}, nil},
 		{"minictl", []string{"scale", "rs", "-l", "app=web", "--replicas=1"}, nil},
 	} {
-		k := mustRun(t, s, c.tool, c.args...)
+		k := s.MustRun(t, c.tool, c.args...)
 		other := "kubectl"
 		if c.tool == "kubectl" {
 			other = "minictl"
@@ -55,17 +55,17 @@ func TestScaleMatchesKubectl(t *testing.T) {
 		}
 	}
 	// The resourceVersion precondition, with the current one.
-	rv := strings.TrimSpace(mustRun(t, s, "kubectl", "get", "deploy", "web", "-o", "jsonpath={.metadata.resourceVersion}").Stdout)
-	m := mustRun(t, s, "minictl", "scale", "deploy", "web", "--resource-version="+rv, "--replicas=2")
+	rv := strings.TrimSpace(s.MustRun(t, "kubectl", "get", "deploy", "web", "-o", "jsonpath={.metadata.resourceVersion}").Stdout)
+	m := s.MustRun(t, "minictl", "scale", "deploy", "web", "--resource-version="+rv, "--replicas=2")
 	if m.Stdout != "deployment.apps/web scaled\n" {
 		t.Errorf("--resource-version: %s", m)
 	}
 	// --timeout waits until the status has caught up.
-	m = mustRun(t, s, "minictl", "scale", "deploy", "web", "--replicas=3", "--timeout=60s")
+	m = s.MustRun(t, "minictl", "scale", "deploy", "web", "--replicas=3", "--timeout=60s")
 	if m.Stdout != "deployment.apps/web scaled\n" {
 		t.Errorf("--timeout: %s", m)
 	}
-	st := mustRun(t, s, "kubectl", "get", "deploy", "web", "-o", "jsonpath={.spec.replicas} {.status.replicas}").Stdout
+	st := s.MustRun(t, "kubectl", "get", "deploy", "web", "-o", "jsonpath={.spec.replicas} {.status.replicas}").Stdout
 	if st != "3 3" {
 		t.Errorf("after scale --timeout the status says %q, want \"3 3\"", st)
 	}
@@ -111,7 +111,7 @@ func TestDiscoveryCommands(t *testing.T) {
 		t.Errorf("clientVersion: %v", mv["clientVersion"])
 	}
 
-	ci := mustRun(t, s, "minictl", "cluster-info")
+	ci := s.MustRun(t, "minictl", "cluster-info")
 	if !strings.HasPrefix(ci.Stdout, "Kubernetes control plane is running at "+s.URL+"\n") {
 		t.Errorf("cluster-info: %s", ci)
 	}
@@ -121,7 +121,7 @@ func TestDiscoveryCommands(t *testing.T) {
 	}
 
 	for shell, want := range map[string]string{"bash": "__start_minictl", "zsh": "#compdef minictl"} {
-		r := mustRun(t, s, "minictl", "completion", shell)
+		r := s.MustRun(t, "minictl", "completion", shell)
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("completion %s lacks %q", shell, want)
 		}
@@ -138,8 +138,8 @@ func mustJSON(v any) string {
 func TestKubeconfigSelection(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "namespace", "other")
-	mustRun(t, s, "kubectl", "create", "deployment", "api", "--image=nginx", "-n", "other")
+	s.MustRun(t, "kubectl", "create", "namespace", "other")
+	s.MustRun(t, "kubectl", "create", "deployment", "api", "--image=nginx", "-n", "other")
 
 	dir := t.TempDir()
 	second := filepath.Join(dir, "second")

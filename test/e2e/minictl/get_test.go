@@ -12,9 +12,9 @@ import (
 func TestGetMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
-	mustRun(t, s, "kubectl", "create", "namespace", "other")
-	mustRun(t, s, "kubectl", "create", "deployment", "api", "--image=busybox", "-n", "other")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
+	s.MustRun(t, "kubectl", "create", "namespace", "other")
+	s.MustRun(t, "kubectl", "create", "deployment", "api", "--image=busybox", "-n", "other")
 	waitSettled(t, s, "web", 3)
 
 	dir := t.TempDir()

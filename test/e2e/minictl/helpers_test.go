@@ -20,16 +20,6 @@ func startServer(t *testing.T) *harness.Server {
 	return harness.Start(t, "--pod-ready-delay=0")
 }
 
-// mustRun runs a tool and fails the test unless it exits 0.
-func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) harness.Result {
-	t.Helper()
-	r := s.Run(tool, "", args...)
-	if r.ExitCode != 0 {
-		t.Fatalf("%s %v: %s", tool, args, r)
-	}
-	return r
-}
-
 // waitSettled waits until the deployment's controllers have caught up:
 // status observed the latest generation and every replica is updated and
 // available, with the ReplicaSet and pods agreeing, and each pod carries

@@ -14,7 +14,7 @@ import (
 func TestSeedExercise(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=3")
 	waitSettled(t, s, "web", 3)
 
 	gen := []string{"get", "deploy", "web", "-o", "jsonpath={.metadata.generation} {.status.observedGeneration}"}
@@ -31,7 +31,7 @@ func TestSeedExercise(t *testing.T) {
 		w.WaitForOutput(t, "\nweb-", 30*time.Second)
 	}
 
-	m := mustRun(t, s, "minictl", "scale", "deployment/web", "--replicas=5")
+	m := s.MustRun(t, "minictl", "scale", "deployment/web", "--replicas=5")
 	if m.Stdout != "deployment.apps/web scaled\n" || m.Stderr != "" {
 		t.Errorf("minictl scale: %s", m)
 	}
@@ -113,7 +113,7 @@ func waitSameLineCount(a, b *harness.Proc) {
 func TestWatchSurvivesServerRestart(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 	waitSettled(t, s, "web", 1)
 
 	table := s.StartTool(t, "minictl", nil, "get", "deploy", "web", "-w")
@@ -122,7 +122,7 @@ func TestWatchSurvivesServerRestart(t *testing.T) {
 	names.WaitForOutput(t, "deployment.apps/web\n", 30*time.Second)
 
 	s.Restart()
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=2")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=2")
 	waitSettled(t, s, "web", 2)
 
 	waitForRow(t, table, regexpRow("web", "2/2", "2", "2"), "table watch")
@@ -155,7 +155,7 @@ func waitForLines(t *testing.T, p *harness.Proc, line string, n int) {
 func TestWatchOnlyAndEvents(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=2")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=2")
 	waitSettled(t, s, "web", 2)
 
 	// Through a recording proxy, to know when every watch has started.
@@ -179,7 +179,7 @@ func TestWatchOnlyAndEvents(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=1")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=1")
 	waitSettled(t, s, "web", 1)
 	waitQuiet(t, s)
 	for _, tool := range []string{"kubectl", "minictl"} {

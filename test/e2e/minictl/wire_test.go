@@ -56,7 +56,7 @@ func (r *recorder) take() string {
 func TestRequestsMatchKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 	waitSettled(t, s, "web", 1)
 	rec := &recorder{}
 	proxy := rec.start(t, s.URL)

@@ -81,8 +81,8 @@ func TestDiffMatchesKubectl(t *testing.T) {
 	if !strings.Contains(k.Stdout, "+++ MERGED-<tmp>/v1.ConfigMap.ns-k.cm\t<mtime>") || !strings.Contains(k.Stdout, `+  a: "1"`) {
 		t.Errorf("diff of a new object: want it all added, got:\n%s", k.Stdout)
 	}
-	mustRun(t, s, "kubectl", "apply", "-n", nsK, "-f", file("cm1.yaml"))
-	mustRun(t, s, "minictl", "apply", "-n", nsM, "-f", file("cm1.yaml"))
+	s.MustRun(t, "kubectl", "apply", "-n", nsK, "-f", file("cm1.yaml"))
+	s.MustRun(t, "minictl", "apply", "-n", nsM, "-f", file("cm1.yaml"))
 	if k := expectDiffExit(t, s, 0, nil, "", "-n", "NS", "-f", file("cm1.yaml")); k.Stdout != "" || k.Stderr != "" {
 		t.Errorf("diff without a change printed:\n%s", k)
 	}
@@ -107,8 +107,8 @@ func TestDiffMatchesKubectl(t *testing.T) {
 
 	// Secret values are masked; a changed one shows as before/after.
 	expectDiffExit(t, s, 1, nil, "", "-n", "NS", "-f", file("secret1.yaml"))
-	mustRun(t, s, "kubectl", "apply", "-n", nsK, "-f", file("secret1.yaml"))
-	mustRun(t, s, "minictl", "apply", "-n", nsM, "-f", file("secret1.yaml"))
+	s.MustRun(t, "kubectl", "apply", "-n", nsK, "-f", file("secret1.yaml"))
+	s.MustRun(t, "minictl", "apply", "-n", nsM, "-f", file("secret1.yaml"))
 	k = expectDiffExit(t, s, 1, nil, "", "-n", "NS", "-f", file("secret2.yaml"))
 	if !strings.Contains(k.Stdout, "-  changed: '*** (before)'") || strings.Contains(k.Stdout, "YQ==") {
 		t.Errorf("diff of a secret: want masked values, got:\n%s", k.Stdout)
@@ -234,12 +234,12 @@ func TestDiffCustomResourcesMatchKubectl(t *testing.T) {
 		"keep.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n  finalizers: [example.com/keep]\ndata:\n  a: b\n",
 	})
 	file := func(name string) string { return filepath.Join(dir, name) }
-	mustRun(t, s, "kubectl", "apply", "-f", file("crd.yaml"))
-	mustRun(t, s, "kubectl", "wait", "--for=condition=Established", "crd/widgets.example.com")
+	s.MustRun(t, "kubectl", "apply", "-f", file("crd.yaml"))
+	s.MustRun(t, "kubectl", "wait", "--for=condition=Established", "crd/widgets.example.com")
 
 	expectDiffExit(t, s, 1, nil, "", "-n", "NS", "-f", file("w1.yaml"))
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "apply", "-n", ns, "-f", file("w1.yaml"))
+		s.MustRun(t, "kubectl", "apply", "-n", ns, "-f", file("w1.yaml"))
 	}
 	expectDiffExit(t, s, 0, nil, "", "-n", "NS", "-f", file("w1.yaml"))
 	k := expectDiffExit(t, s, 1, nil, "", "-n", "NS", "-f", file("w2.yaml"))
@@ -255,14 +255,14 @@ func TestDiffCustomResourcesMatchKubectl(t *testing.T) {
 
 	// An object held by a finalizer after its delete.
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "apply", "-n", ns, "-f", file("keep.yaml"))
-		mustRun(t, s, "kubectl", "delete", "-n", ns, "cm", "keep", "--wait=false")
+		s.MustRun(t, "kubectl", "apply", "-n", ns, "-f", file("keep.yaml"))
+		s.MustRun(t, "kubectl", "delete", "-n", ns, "cm", "keep", "--wait=false")
 	}
 	k = expectDiffExit(t, s, 0, nil, "", "-n", "NS", "-f", file("keep.yaml"))
 	if !strings.Contains(k.Stderr, "Warning: Detected changes to resource keep which is currently being deleted.") {
 		t.Errorf("diff of an object being deleted: want kubectl's warning, got:\n%s", k)
 	}
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "patch", "-n", ns, "cm", "keep", "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+		s.MustRun(t, "kubectl", "patch", "-n", ns, "cm", "keep", "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
 	}
 }

@@ -16,8 +16,8 @@ import (
 func expectSameStored(t *testing.T, s *harness.Server, output string, objects ...string) {
 	t.Helper()
 	for _, obj := range objects {
-		k := mustRun(t, s, "kubectl", "get", obj, "-n", nsK, "-o", output)
-		m := mustRun(t, s, "kubectl", "get", obj, "-n", nsM, "-o", output)
+		k := s.MustRun(t, "kubectl", "get", obj, "-n", nsK, "-o", output)
+		m := s.MustRun(t, "kubectl", "get", obj, "-n", nsM, "-o", output)
 		if harness.Mask(k.Stdout) != harness.Mask(normalize(m.Stdout)) {
 			t.Errorf("stored %s differs\n=== kubectl's\n%s\n=== minictl's\n%s", obj, k.Stdout, m.Stdout)
 		}
@@ -31,8 +31,8 @@ func TestCreateJobMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "create", "cronjob", "nightly", "-n", ns, "--image=busybox", "--schedule=0 3 * * *", "--", "backup")
-		mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx")
+		s.MustRun(t, "kubectl", "create", "cronjob", "nightly", "-n", ns, "--image=busybox", "--schedule=0 3 * * *", "--", "backup")
+		s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx")
 	}
 	expectSame(t, s, "", "create", "job", "plain", "-n", "NS", "--image=busybox")
 	expectSame(t, s, "", "create", "job", "cmd", "-n", "NS", "--image=busybox", "--", "date", "-u")
@@ -156,11 +156,11 @@ func TestAutoscaleMatchesKubectl(t *testing.T) {
 	s := startServer(t)
 	for _, ns := range []string{nsK, nsM} {
 		for _, d := range []string{"web", "api", "db", "cache", "queue", "taken"} {
-			mustRun(t, s, "kubectl", "create", "deployment", d, "-n", ns, "--image=nginx")
+			s.MustRun(t, "kubectl", "create", "deployment", d, "-n", ns, "--image=nginx")
 		}
-		mustRun(t, s, "kubectl", "create", "configmap", "cm", "-n", ns)
-		mustRun(t, s, "kubectl", "run", "pod", "-n", ns, "--image=nginx")
-		mustRun(t, s, "kubectl", "autoscale", "deployment", "taken", "-n", ns, "--max=2")
+		s.MustRun(t, "kubectl", "create", "configmap", "cm", "-n", ns)
+		s.MustRun(t, "kubectl", "run", "pod", "-n", ns, "--image=nginx")
+		s.MustRun(t, "kubectl", "autoscale", "deployment", "taken", "-n", ns, "--max=2")
 	}
 	expectSame(t, s, "", "autoscale", "deployment", "web", "-n", "NS", "--max=5")
 	expectSame(t, s, "", "autoscale", "deployment/api", "-n", "NS", "--min=2", "--max=5", "--cpu=80%", "--memory=200Mi", "--name=api-hpa")
@@ -207,7 +207,7 @@ func TestSaveConfigMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx", "--port=80")
+		s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx", "--port=80")
 	}
 	expectSame(t, s, "", "create", "configmap", "cm", "-n", "NS", "--from-literal=a=b", "--save-config")
 	expectSame(t, s, "", "create", "secret", "generic", "sec", "-n", "NS", "--from-literal=a=b", "--save-config")

@@ -33,18 +33,9 @@ const (
 func startServer(t *testing.T, extra ...string) *harness.Server {
 	t.Helper()
 	s := harness.Start(t, append([]string{"--pod-ready-delay=0"}, extra...)...)
-	mustRun(t, s, "kubectl", "create", "namespace", nsK)
-	mustRun(t, s, "kubectl", "create", "namespace", nsM)
+	s.MustRun(t, "kubectl", "create", "namespace", nsK)
+	s.MustRun(t, "kubectl", "create", "namespace", nsM)
 	return s
-}
-
-func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) harness.Result {
-	t.Helper()
-	r := s.Run(tool, "", args...)
-	if r.ExitCode != 0 {
-		t.Fatalf("%s %v: %s", tool, args, r)
-	}
-	return r
 }
 
 // both runs kubectl in ns-k and minictl in ns-m: args may hold "NS" (the

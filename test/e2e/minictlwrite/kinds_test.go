@@ -182,8 +182,8 @@ func TestExposeMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	for _, ns := range []string{nsK, nsM} {
-		mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx", "--port=80")
-		mustRun(t, s, "kubectl", "create", "deployment", "noport", "-n", ns, "--image=nginx")
+		s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", ns, "--image=nginx", "--port=80")
+		s.MustRun(t, "kubectl", "create", "deployment", "noport", "-n", ns, "--image=nginx")
 		if r := s.Run("kubectl", exposeManifest, "apply", "-n", ns, "-f", "-"); r.ExitCode != 0 {
 			t.Fatal(r)
 		}
@@ -213,7 +213,7 @@ func TestExposeMatchesKubectl(t *testing.T) {
 	}
 	// A fixed ClusterIP can be taken only once: kubectl takes it, and
 	// then both tools get the same refusal.
-	mustRun(t, s, "kubectl", "expose", "deployment", "web", "-n", nsK, "--name=fixed", "--cluster-ip=10.96.100.100")
+	s.MustRun(t, "kubectl", "expose", "deployment", "web", "-n", nsK, "--name=fixed", "--cluster-ip=10.96.100.100")
 	expectSameFails(t, s, "", "expose", "deployment", "web", "-n", "NS", "--name=fixed2", "--cluster-ip=10.96.100.100")
 	if k := s.Run("kubectl", "", "create", "configmap", "cm", "-n", nsK); k.ExitCode != 0 {
 		t.Fatal(k)

@@ -55,7 +55,7 @@ var firstEvents = regexp.MustCompile(`^LAST SEEN +TYPE +REASON +OBJECT +MESSAGE\
 func TestEventsMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2")
 	d := waitSettled(t, s, nsK, "web")
 	pods, err := s.Client().CoreV1().Pods(nsK).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
 	if err != nil {
@@ -124,7 +124,7 @@ func TestEventsMatchesKubectl(t *testing.T) {
 func TestEventsWatchMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=1")
 	waitSettled(t, s, nsK, "web")
 
 	formats := map[string][]string{"table": nil, "name": {"-o", "name"}}
@@ -142,7 +142,7 @@ func TestEventsWatchMatchesKubectl(t *testing.T) {
 			p.WaitForOutput(t, firstLine[f], 30*time.Second)
 		}
 	}
-	mustRun(t, s, "kubectl", "scale", "deploy/web", "-n", nsK, "--replicas=2")
+	s.MustRun(t, "kubectl", "scale", "deploy/web", "-n", nsK, "--replicas=2")
 	for _, p := range procs["table"] {
 		p.WaitForOutput(t, "from 1 to 2", 30*time.Second)
 	}

@@ -103,8 +103,8 @@ func twinWorkloads(t *testing.T, s *harness.Server) string {
 	t.Helper()
 	file := filepath.Join(writeFiles(t, map[string]string{"kinds.yaml": workloadKinds}), "kinds.yaml")
 	for tool, ns := range map[string]string{"kubectl": nsK, "minictl": nsM} {
-		mustRun(t, s, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
-		mustRun(t, s, tool, "create", "-n", ns, "-f", file)
+		s.MustRun(t, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
+		s.MustRun(t, tool, "create", "-n", ns, "-f", file)
 	}
 	waitSettled(t, s, nsK, "web")
 	waitSettled(t, s, nsM, "web")

@@ -17,7 +17,7 @@ func TestWaitMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	for tool, ns := range map[string]string{"kubectl": nsK, "minictl": nsM} {
-		mustRun(t, s, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
+		s.MustRun(t, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
 	}
 	waitSettled(t, s, nsK, "web")
 	waitSettled(t, s, nsM, "web")
@@ -67,8 +67,8 @@ func TestWaitForDeleteAndCreate(t *testing.T) {
 	s := startServer(t)
 	tools := map[string]string{"kubectl": nsK, "minictl": nsM}
 	for tool, ns := range tools {
-		mustRun(t, s, tool, "create", "configmap", "gone", "-n", ns)
-		mustRun(t, s, tool, "create", "configmap", "stays", "-n", ns)
+		s.MustRun(t, tool, "create", "configmap", "gone", "-n", ns)
+		s.MustRun(t, tool, "create", "configmap", "stays", "-n", ns)
 	}
 
 	// A missing object is fine for --for=delete, even once the time is up.
@@ -91,8 +91,8 @@ func TestWaitForDeleteAndCreate(t *testing.T) {
 		creates[tool] = s.StartTool(t, tool, nil, "wait", "-n", ns, "cm/later", "--for=create", "--timeout=60s")
 	}
 	for tool, ns := range tools {
-		mustRun(t, s, tool, "delete", "configmap", "gone", "-n", ns)
-		mustRun(t, s, tool, "create", "configmap", "later", "-n", ns)
+		s.MustRun(t, tool, "delete", "configmap", "gone", "-n", ns)
+		s.MustRun(t, tool, "create", "configmap", "later", "-n", ns)
 	}
 	for what, procs := range map[string]map[string]*harness.Proc{"delete": deletes, "create": creates} {
 		k, m := procs["kubectl"].Wait(t, 60*time.Second), procs["minictl"].Wait(t, 60*time.Second)

@@ -16,8 +16,8 @@ import (
 func TestRolloutMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2")
-	mustRun(t, s, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx", "--replicas=2")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2")
+	s.MustRun(t, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx", "--replicas=2")
 	waitSettled(t, s, nsK, "web")
 	waitSettled(t, s, nsM, "web")
 
@@ -59,10 +59,10 @@ func TestRolloutStatusWaits(t *testing.T) {
 	s := startServer(t)
 	for _, tool := range []string{"kubectl", "minictl"} {
 		ns := map[string]string{"kubectl": nsK, "minictl": nsM}[tool]
-		mustRun(t, s, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
+		s.MustRun(t, tool, "create", "deployment", "web", "-n", ns, "--image=nginx", "--replicas=2")
 		waitSettled(t, s, ns, "web")
-		mustRun(t, s, tool, "rollout", "pause", "-n", ns, "deploy/web")
-		mustRun(t, s, tool, "patch", "-n", ns, "deploy/web", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}`)
+		s.MustRun(t, tool, "rollout", "pause", "-n", ns, "deploy/web")
+		s.MustRun(t, tool, "patch", "-n", ns, "deploy/web", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}`)
 	}
 	k, m := both(s, "", "rollout", "status", "-n", "NS", "deploy/web", "--timeout=1s")
 	if k.ExitCode != 1 || m.ExitCode != 1 || k.Stderr != normalize(m.Stderr) || firstLine(k.Stdout) != firstLine(normalize(m.Stdout)) {
@@ -70,7 +70,7 @@ func TestRolloutStatusWaits(t *testing.T) {
 	}
 	for _, tool := range []string{"kubectl", "minictl"} {
 		ns := map[string]string{"kubectl": nsK, "minictl": nsM}[tool]
-		mustRun(t, s, tool, "rollout", "resume", "-n", ns, "deploy/web")
+		s.MustRun(t, tool, "rollout", "resume", "-n", ns, "deploy/web")
 	}
 	k, m = both(s, "", "rollout", "status", "-n", "NS", "deploy/web", "--timeout=60s")
 	want := "deployment \"web\" successfully rolled out\n"
@@ -89,9 +89,9 @@ func firstLine(s string) string {
 func TestDescribeMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2", "--port=80")
-	mustRun(t, s, "kubectl", "annotate", "-n", nsK, "deploy/web", "note=hello")
-	mustRun(t, s, "kubectl", "scale", "-n", nsK, "deploy/web", "--replicas=3")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx", "--replicas=2", "--port=80")
+	s.MustRun(t, "kubectl", "annotate", "-n", nsK, "deploy/web", "note=hello")
+	s.MustRun(t, "kubectl", "scale", "-n", nsK, "deploy/web", "--replicas=3")
 	d := waitSettled(t, s, nsK, "web")
 	pods, err := s.Client().CoreV1().Pods(nsK).List(context.Background(), metav1.ListOptions{})
 	if err != nil || len(pods.Items) == 0 {
@@ -128,8 +128,8 @@ func TestDescribeMatchesKubectl(t *testing.T) {
 func TestEditWithEditorScript(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx")
-	mustRun(t, s, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx")
+	s.MustRun(t, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx")
 	dir := t.TempDir()
 	script := filepath.Join(dir, "editor.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nsed -i 's/^  replicas: 1$/  replicas: 4/' \"$1\"\n"), 0o755); err != nil {

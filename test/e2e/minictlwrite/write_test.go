@@ -209,8 +209,8 @@ func TestApplyMatchesKubectl(t *testing.T) {
 		`jsonpath={.metadata.labels}{.spec.replicas}{.metadata.annotations.kubectl\.kubernetes\.io/last-applied-configuration}`)
 
 	// Applying to an object create made: kubectl's warning, then configured.
-	mustRun(t, s, "kubectl", "create", "deployment", "plain", "-n", nsK, "--image=nginx")
-	mustRun(t, s, "minictl", "create", "deployment", "plain", "-n", nsM, "--image=nginx")
+	s.MustRun(t, "kubectl", "create", "deployment", "plain", "-n", nsK, "--image=nginx")
+	s.MustRun(t, "minictl", "create", "deployment", "plain", "-n", nsM, "--image=nginx")
 	plain := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"plain","namespace":"NS"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"plain"}},"template":{"metadata":{"labels":{"app":"plain"}},"spec":{"containers":[{"name":"nginx","image":"nginx"}]}}}}`
 	k := s.Run("kubectl", withNS([]string{plain}, nsK)[0], "apply", "-f", "-")
 	m := s.Run("minictl", withNS([]string{plain}, nsM)[0], "apply", "-f", "-")
@@ -224,8 +224,8 @@ func TestApplyMatchesKubectl(t *testing.T) {
 func TestPatchLabelAnnotateMatchKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx")
-	mustRun(t, s, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "-n", nsK, "--image=nginx")
+	s.MustRun(t, "minictl", "create", "deployment", "web", "-n", nsM, "--image=nginx")
 	for _, args := range [][]string{
 		{"patch", "-n", "NS", "deploy", "web", "-p", `{"spec":{"replicas":2}}`},
 		{"patch", "-n", "NS", "deploy", "web", "-p", `{"spec":{"replicas":2}}`},
@@ -268,8 +268,8 @@ func TestDeleteMatchesKubectl(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	for _, name := range []string{"a", "b", "c", "d"} {
-		mustRun(t, s, "kubectl", "create", "deployment", name, "-n", nsK, "--image=nginx")
-		mustRun(t, s, "minictl", "create", "deployment", name, "-n", nsM, "--image=nginx")
+		s.MustRun(t, "kubectl", "create", "deployment", name, "-n", nsK, "--image=nginx")
+		s.MustRun(t, "minictl", "create", "deployment", name, "-n", nsM, "--image=nginx")
 	}
 	expectSame(t, s, "", "delete", "-n", "NS", "deploy", "a")
 	c := s.Client()
@@ -287,9 +287,9 @@ func TestDeleteMatchesKubectl(t *testing.T) {
 	expectSameFails(t, s, "", "delete", "-n", "NS", "deploy", "c", "nope")
 	expectSame(t, s, "", "delete", "-n", "NS", "deploy", "--all")
 	dir := writeFiles(t, map[string]string{"ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: gone-k\n"})
-	mustRun(t, s, "kubectl", "create", "namespace", "gone-k")
+	s.MustRun(t, "kubectl", "create", "namespace", "gone-k")
 	k := s.Run("kubectl", "", "delete", "-f", filepath.Join(dir, "ns.yaml"))
-	mustRun(t, s, "kubectl", "create", "namespace", "gone-k")
+	s.MustRun(t, "kubectl", "create", "namespace", "gone-k")
 	m := s.Run("minictl", "", "delete", "-f", filepath.Join(dir, "ns.yaml"))
 	if k.Stdout != m.Stdout || k.Stderr != m.Stderr || k.ExitCode != 0 || m.ExitCode != 0 {
 		t.Errorf("delete -f namespace:\n=== kubectl %s\n=== minictl %s", k, m)

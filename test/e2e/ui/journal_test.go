@@ -18,7 +18,7 @@ const journalRows = `[...document.querySelectorAll('#journal-rows tr.journal-row
 func TestJournalPanelFollowsPasses(t *testing.T) {
 	ctx := newBrowser(t)
 	s := harness.Start(t, "--pod-ready-delay=0")
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 
 	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/?namespace=default"),
 		chromedp.WaitVisible(chromedp.CSS(web+`[data-ready="1"]`)))
@@ -26,7 +26,7 @@ func TestJournalPanelFollowsPasses(t *testing.T) {
 		journalRows+`.some(r => r.startsWith('deployment,Deployment/web,created new replicaset web-'))`)
 	waitFor(t, ctx, "the panel is live", `document.getElementById('journal-status').textContent === 'live'`)
 
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=3")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=3")
 	waitFor(t, ctx, "the panel shows the scale's passes as they happen",
 		journalRows+`.some(r => r.startsWith('deployment,Deployment/web,scaled')) &&
 		 `+journalRows+`.some(r => r.startsWith('replicaset,ReplicaSet/web-') && r.includes('created 2 pods'))`)

@@ -15,19 +15,12 @@ import (
 	"github.com/miniapi/miniapi/test/e2e/harness"
 )
 
-func mustRun(t *testing.T, s *harness.Server, tool string, args ...string) {
-	t.Helper()
-	if r := s.Run(tool, "", args...); r.ExitCode != 0 {
-		t.Fatalf("%s %v: %s", tool, args, r)
-	}
-}
-
 const web = `article.deployment[data-name="web"]`
 
 func TestPageFollowsScaleAndShowsHistory(t *testing.T) {
 	ctx := newBrowser(t)
 	s := harness.Start(t, "--pod-ready-delay=0")
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=2")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=2")
 
 	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/?namespace=default"),
 		chromedp.WaitVisible(chromedp.CSS(web+`[data-ready="2"]`)))
@@ -37,7 +30,7 @@ func TestPageFollowsScaleAndShowsHistory(t *testing.T) {
 		return err
 	}))
 
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=4")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=4")
 	waitFor(t, ctx, "the page shows 4 ready replicas and 4 ready pods, without a reload",
 		`window.notReloaded === true &&
 		 document.querySelector('`+web+`[data-replicas="4"][data-ready="4"]') !== null &&
@@ -69,7 +62,7 @@ func TestPageAsksForToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := harness.StartTLS(t, "--pod-ready-delay=0", "--token-auth-file", tokens)
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 
 	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/"),
 		chromedp.WaitVisible(chromedp.CSS(`#token-form`)))
@@ -104,7 +97,7 @@ func TestPageCatchesUpAfterRestart(t *testing.T) {
 	// A short watch history, so that a resume may also meet 410 Gone and
 	// list again; either way the page must end up right.
 	s := harness.Start(t, "--pod-ready-delay=0", "--watch-history=20")
-	mustRun(t, s, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
+	s.MustRun(t, "kubectl", "create", "deployment", "web", "--image=nginx", "--replicas=1")
 	do(t, ctx, "opening the page", chromedp.Navigate(s.URL+"/ui/"),
 		chromedp.WaitVisible(chromedp.CSS(web+`[data-ready="1"]`)))
 	do(t, ctx, "marking the page", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -113,7 +106,7 @@ func TestPageCatchesUpAfterRestart(t *testing.T) {
 	}))
 
 	s.Restart()
-	mustRun(t, s, "kubectl", "scale", "deploy", "web", "--replicas=3")
+	s.MustRun(t, "kubectl", "scale", "deploy", "web", "--replicas=3")
 	waitFor(t, ctx, "the page shows 3 ready pods after the restart, without a reload",
 		`window.notReloaded === true &&
 		 document.querySelector('`+web+`[data-replicas="3"][data-ready="3"]') !== null &&
