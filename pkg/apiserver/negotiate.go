@@ -68,8 +68,8 @@ func (o output) contentType() string {
 // clause may ask for a Table (JSON, meta.k8s.io/v1) or for
 // PartialObjectMetadata(List) (JSON or protobuf, meta.k8s.io v1 or
 // v1beta1); res is the resource asked for (nil for none). Custom
-// resources have no protobuf form: a protobuf clause is skipped for them,
-// as kube-apiserver skips it, and client-go's JSON fallback answers.
+// resources have no protobuf form: a client asking for it gets JSON, as
+// from kube-apiserver (test/e2e/crd replays what it answers).
 func negotiate(r *http.Request, res *registry.Resource) (output, error) {
 	out := output{includeObject: r.URL.Query().Get("includeObject"), pretty: negotiation.Pretty(r)}
 	if res != nil {
@@ -86,7 +86,9 @@ func negotiate(r *http.Request, res *registry.Resource) (output, error) {
 	case mediaYAML:
 		out.format = formatYAML
 	case mediaProtobuf:
-		out.format, out.pretty = formatProtobuf, false
+		if got.Convert != nil || !isCustom(res) {
+			out.format, out.pretty = formatProtobuf, false
+		}
 	}
 	if c := got.Convert; c != nil {
 		if c.Kind == "Table" {
@@ -98,14 +100,16 @@ func negotiate(r *http.Request, res *registry.Resource) (output, error) {
 	return out, nil
 }
 
+func isCustom(res *registry.Resource) bool { return res != nil && res.Schema != nil }
+
 // resourceAllows says which answers a resource path can give: its objects
-// in any format but protobuf for custom resources, their Table in JSON,
-// their metadata in JSON or protobuf.
+// in any format (a custom resource's protobuf is answered in JSON), their
+// Table in JSON, their metadata in JSON or protobuf.
 func resourceAllows(res *registry.Resource) negotiation.Allows {
 	return func(offer runtime.SerializerInfo, convert *schema.GroupVersionKind) bool {
 		mt := offer.MediaType
 		if convert == nil {
-			return mt != mediaProtobuf || res == nil || res.Schema == nil
+			return true
 		}
 		if convert.Group != "meta.k8s.io" || (convert.Version != "v1" && convert.Version != "v1beta1") {
 			return false

@@ -43,18 +43,21 @@ func TestNegotiate(t *testing.T) {
 	}
 }
 
-// TestNegotiateCustomResource: a custom resource has no protobuf form, so
-// a protobuf clause is skipped as kube-apiserver skips it.
+// TestNegotiateCustomResource: a custom resource has no protobuf form; a
+// client that prefers protobuf gets JSON, as kube-apiserver answers it
+// (test/e2e/crd replays the reference).
 func TestNegotiateCustomResource(t *testing.T) {
 	res := &registry.Resource{Schema: &registry.Schema{}}
 	r := httptest.NewRequest("GET", "/apis/example.com/v1/widgets", nil)
-	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf, application/yaml;q=0.9")
-	if out, err := negotiate(r, res); err != nil || out.format != formatYAML {
-		t.Errorf("protobuf then YAML: %v %v", out.format, err)
+	for _, accept := range []string{"application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf, application/yaml;q=0.9"} {
+		r.Header.Set("Accept", accept)
+		if out, err := negotiate(r, res); err != nil || out.format != formatJSON {
+			t.Errorf("%s: %v %v, want JSON", accept, out.format, err)
+		}
 	}
-	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf")
-	if _, err := negotiate(r, res); err == nil {
-		t.Error("protobuf only: no 406")
+	r.Header.Set("Accept", "application/yaml, application/vnd.kubernetes.protobuf;q=0.9")
+	if out, err := negotiate(r, res); err != nil || out.format != formatYAML {
+		t.Errorf("YAML then protobuf: %v %v, want YAML", out.format, err)
 	}
 	r.Header.Set("Accept", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1")
 	if out, err := negotiate(r, res); err != nil || out.format != formatProtobuf || out.view != viewPartial {
