@@ -238,11 +238,19 @@ func (s *Server) getAt(ctx context.Context, prefix, key string, rev int64) (stor
 }
 
 // filterItem decodes kv when the selectors or the output need it, and
-// reports whether it is selected.
+// reports whether it is selected. A label selector alone on a spliced
+// list reads only the labels.
 func (s *Server) filterItem(q request, p listParams, kv storage.KV) (listItem, bool, error) {
 	item := listItem{kv: kv}
 	if p.sel.empty() && !p.decodeAll {
 		return item, true, nil
+	}
+	if p.sel.fields.Empty() && !p.decodeAll {
+		set, err := labelsOfStored(kv.Value)
+		if err != nil {
+			return item, false, fmt.Errorf("reading the labels of %s: %w", kv.Key, err)
+		}
+		return item, p.sel.labels.Matches(set), nil
 	}
 	obj, err := decodeStored(q.res, kv)
 	if err != nil {
