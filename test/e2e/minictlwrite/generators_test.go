@@ -44,7 +44,13 @@ func TestCreateJobMatchesKubectl(t *testing.T) {
 	expectSame(t, s, "", "create", "job", "dry", "--image=busybox", "--dry-run=client", "-o", "json")
 	expectSame(t, s, "", "create", "job", "dry", "-n", "NS", "--image=busybox", "--dry-run=server")
 	expectSame(t, s, "", "create", "job", "dry", "-n", "NS", "--image=busybox", "--dry-run=client", "-o", "name")
-	expectSameStored(t, s, "yaml", "job/plain", "job/cmd", "job/saved", "job/manual")
+	// The Jobs run: compare them once both tools' have finished, so that
+	// their status does not depend on when each is read.
+	jobs := []string{"job/plain", "job/cmd", "job/saved", "job/manual"}
+	for _, ns := range []string{nsK, nsM} {
+		s.MustRun(t, "kubectl", append([]string{"wait", "--for=condition=Complete", "--timeout=60s", "-n", ns}, jobs...)...)
+	}
+	expectSameStored(t, s, "yaml", jobs...)
 
 	for _, bad := range [][]string{
 		{"plain", "--image=busybox"}, // AlreadyExists
