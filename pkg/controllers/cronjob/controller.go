@@ -25,7 +25,6 @@ import (
 	"log/slog"
 
 	batchv1 "k8s.io/api/batch/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	batchlisters "k8s.io/client-go/listers/batch/v1"
@@ -126,14 +125,7 @@ func (c *Controller) Run(ctx context.Context) error { return c.driver.Run(ctx) }
 
 // onJob enqueues the CronJob that controls a Job.
 func (c *Controller) onJob(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	j, ok := obj.(*batchv1.Job)
-	if !ok {
-		return
-	}
-	if ref := metav1.GetControllerOf(j); ref != nil && ref.Kind == cronJobKind.Kind && ref.APIVersion == cronJobKind.GroupVersion().String() {
-		c.driver.Enqueue(j.Namespace + "/" + ref.Name)
+	if key, ok := owner.ControllerKey(obj, cronJobKind); ok {
+		c.driver.Enqueue(key)
 	}
 }

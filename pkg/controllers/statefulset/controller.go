@@ -16,9 +16,6 @@ import (
 	"errors"
 	"log/slog"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -125,16 +122,7 @@ func (c *Controller) Run(ctx context.Context) error { return c.driver.Run(ctx) }
 
 // onPod enqueues the StatefulSet that controls a pod.
 func (c *Controller) onPod(obj any) {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
+	if key, ok := owner.ControllerKey(obj, setKind); ok {
+		c.driver.Enqueue(key)
 	}
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return
-	}
-	ref := metav1.GetControllerOf(pod)
-	if ref == nil || ref.Kind != "StatefulSet" || ref.APIVersion != appsv1.SchemeGroupVersion.String() {
-		return
-	}
-	c.driver.Enqueue(pod.Namespace + "/" + ref.Name)
 }

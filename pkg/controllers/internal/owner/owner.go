@@ -33,6 +33,24 @@ func ControllerRef(owner metav1.Object, gvk schema.GroupVersionKind) metav1.Owne
 	}
 }
 
+// ControllerKey is the "namespace/name" key of the controller of obj (an
+// informer's object, or the tombstone of a deleted one) when that
+// controller is of kind gvk: the key an event on a dependent enqueues.
+func ControllerKey(obj any, gvk schema.GroupVersionKind) (string, bool) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return "", false
+	}
+	ref := metav1.GetControllerOf(m)
+	if ref == nil || ref.Kind != gvk.Kind || ref.APIVersion != gvk.GroupVersion().String() {
+		return "", false
+	}
+	return m.GetNamespace() + "/" + ref.Name, true
+}
+
 // IsControlledBy reports whether obj's controller reference points at uid.
 func IsControlledBy(obj metav1.Object, uid types.UID) bool {
 	ref := metav1.GetControllerOf(obj)
