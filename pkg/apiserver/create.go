@@ -125,6 +125,7 @@ func (s *Server) createObject(ctx context.Context, q request, obj runtime.Object
 			return nil, err
 		}
 		stored = true
+		s.rememberLabels(objectKey(q.res, m.GetNamespace(), m.GetName()), rev, obj)
 		m.SetResourceVersion(formatRV(rev))
 		afterWrite(ctx, q.res)
 		return obj, nil

@@ -143,7 +143,7 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 		if err != nil {
 			return nil, false, err
 		}
-		cur, err := decodeStored(q.res, kv)
+		cur, err := s.decodedCopy(q.res, kv)
 		if err != nil {
 			return nil, false, err
 		}
@@ -169,6 +169,7 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 			if err != nil {
 				return nil, false, s.storeError(q, err)
 			}
+			s.rememberLabels(kv.Key, rev, cur)
 			m, _ := meta.Accessor(cur)
 			m.SetResourceVersion(formatRV(rev))
 			afterWrite(ctx, q.res)

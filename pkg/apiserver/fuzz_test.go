@@ -45,7 +45,7 @@ func fuzzServer(f *testing.F) *Server {
 		_ = api.EndWatches(context.Background())
 		_ = store.Close()
 	})
-	if rec := serve(api, "POST", deployments, "application/json", []byte(webDeployment)); rec.Code != http.StatusCreated {
+	if rec := serveWithin(api, time.Minute, "POST", deployments, "application/json", []byte(webDeployment)); rec.Code != http.StatusCreated {
 		f.Fatalf("creating web: %d %s", rec.Code, rec.Body)
 	}
 	return api
@@ -54,7 +54,14 @@ func fuzzServer(f *testing.F) *Server {
 // serve answers one request in process. A watch ends after 20 ms. A
 // target that is not a URL at all is nil: no client could send it.
 func serve(api *Server, method, target, contentType string, body []byte) *httptest.ResponseRecorder {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	return serveWithin(api, 20*time.Millisecond, method, target, contentType, body)
+}
+
+// serveWithin is serve with another bound on the request; the fixture's
+// own writes get a long one, so a loaded machine (the race detector, the
+// other test packages) cannot fail the setup.
+func serveWithin(api *Server, timeout time.Duration, method, target, contentType string, body []byte) *httptest.ResponseRecorder {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, "http://127.0.0.1"+target, bytes.NewReader(body))
 	if err != nil {

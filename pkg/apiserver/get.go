@@ -34,7 +34,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, q request) {
 		s.writeKV(w, out, http.StatusOK, q.res, kv)
 		return
 	}
-	obj, err := decodeStored(q.res, kv)
+	obj, err := s.decoded(q.res, kv)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -63,7 +63,7 @@ func (s *Server) writeKV(w http.ResponseWriter, out output, code int, res *regis
 		_, _ = w.Write(finishJSON(out, b))
 		return
 	}
-	obj, err := decodeStored(res, kv)
+	obj, err := s.decoded(res, kv)
 	if err != nil {
 		writeError(w, err)
 		return

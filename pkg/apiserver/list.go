@@ -246,13 +246,13 @@ func (s *Server) filterItem(q request, p listParams, kv storage.KV) (listItem, b
 		return item, true, nil
 	}
 	if p.sel.fields.Empty() && !p.decodeAll {
-		set, err := labelsOfStored(kv.Value)
+		set, err := s.storedLabels(kv)
 		if err != nil {
 			return item, false, fmt.Errorf("reading the labels of %s: %w", kv.Key, err)
 		}
 		return item, p.sel.labels.Matches(set), nil
 	}
-	obj, err := decodeStored(q.res, kv)
+	obj, err := s.decoded(q.res, kv)
 	if err != nil {
 		return item, false, err
 	}
@@ -294,7 +294,7 @@ func (s *Server) typedList(q request, page listPage) (runtime.Object, error) {
 		obj := it.obj
 		if obj == nil {
 			var err error
-			if obj, err = decodeStored(q.res, it.kv); err != nil {
+			if obj, err = s.decoded(q.res, it.kv); err != nil {
 				return nil, err
 			}
 		}

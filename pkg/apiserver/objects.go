@@ -41,7 +41,7 @@ func (o objects) Get(ctx context.Context, gvr schema.GroupVersionResource, names
 	if err != nil {
 		return nil, err
 	}
-	return decodeStored(q.res, kv)
+	return o.s.decodedCopy(q.res, kv)
 }
 
 func (o objects) List(ctx context.Context, gvr schema.GroupVersionResource, namespace string) ([]runtime.Object, error) {
@@ -56,7 +56,7 @@ func (o objects) List(ctx context.Context, gvr schema.GroupVersionResource, name
 	}
 	out := make([]runtime.Object, 0, len(page.items))
 	for _, it := range page.items {
-		out = append(out, it.obj)
+		out = append(out, it.obj.DeepCopyObject()) // it.obj is shared (revcache)
 	}
 	return out, nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gorilla/mux"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/authn"
@@ -19,6 +21,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/apiserver/discovery"
 	"github.com/miniapi/miniapi/pkg/apiserver/openapi"
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+	"github.com/miniapi/miniapi/pkg/apiserver/revcache"
 	"github.com/miniapi/miniapi/pkg/journal"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
@@ -54,7 +57,17 @@ type Config struct {
 	// Journal is the controllers' reconcile journal, served at
 	// /miniapi/v1/journal; nil: that path says the journal is off.
 	Journal *journal.Journal
+	// DecodedCacheBytes bounds the cache of decoded objects (revcache) by
+	// the stored bytes of what it holds, and the cache of labels by about
+	// their memory: DefaultDecodedCacheBytes when 0, no caches when
+	// negative.
+	DecodedCacheBytes int
 }
+
+// DefaultDecodedCacheBytes is the default bound of each cache: about
+// 1,500 pods with their managedFields decoded, and the labels of about
+// 15,000 objects.
+const DefaultDecodedCacheBytes = 4 << 20
 
 // Server is the HTTP API. It is an http.Handler.
 type Server struct {
@@ -89,6 +102,12 @@ type Server struct {
 	onWatchEnd func(watchEnd)
 	// journal is the controllers' reconcile journal (journal.go); nil when off.
 	journal *journal.Journal
+	// decodedObjects keeps decoded objects by revision, shared among the
+	// reads that need them decoded (stored.go).
+	decodedObjects *revcache.Cache[runtime.Object]
+	// labels keeps the labels of stored objects by revision, for label
+	// selectors (storedlabels.go).
+	labels *revcache.Cache[labels.Set]
 }
 
 // New builds the server and its routes.
@@ -125,6 +144,11 @@ func New(cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if cfg.DecodedCacheBytes == 0 {
+		cfg.DecodedCacheBytes = DefaultDecodedCacheBytes
+	}
+	s.decodedObjects = revcache.New[runtime.Object](cfg.DecodedCacheBytes)
+	s.labels = revcache.New[labels.Set](cfg.DecodedCacheBytes)
 	s.metrics.watchRevision(cfg.Store)
 	s.limits, s.inflight = cfg.Limits, newInflight(cfg.Limits, s.metrics)
 	s.ctx, s.cancel = context.WithCancel(context.Background())

@@ -79,6 +79,7 @@ func startTestServerOn(t testing.TB, cfg Config, wrap func(storage.Store) storag
 	t.Cleanup(func() {
 		_ = api.EndWatches(context.Background())
 		hs.Close()
+		checkSharedObjects(t, api)
 		_ = store.Close()
 	})
 	return &testServer{api: api, url: hs.URL}

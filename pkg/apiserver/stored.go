@@ -14,6 +14,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
+	"github.com/miniapi/miniapi/pkg/apiserver/revcache"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
 
@@ -137,6 +138,31 @@ func withTypeMeta(gvk schema.GroupVersionKind, value []byte) []byte {
 		out = append(out, ',')
 	}
 	return append(out, value[1:]...)
+}
+
+// decoded is decodeStored through the server's cache of decoded objects:
+// the object is shared with every other reader of that revision, and must
+// not be changed (a caller that changes it copies it first).
+func (s *Server) decoded(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
+	return s.decodedObjects.Get(decodedKey(r, kv), func() (runtime.Object, int, error) {
+		obj, err := decodeStored(r, kv)
+		return obj, len(kv.Value), err
+	})
+}
+
+// decodedCopy is an object of its own, for a caller that changes it: a
+// copy of the shared one when a reader has decoded it, otherwise decoded
+// and not kept. A writer reads a revision that its write will replace, so
+// keeping it would only push out what readers still use.
+func (s *Server) decodedCopy(r *registry.Resource, kv storage.KV) (runtime.Object, error) {
+	if obj, ok := s.decodedObjects.Lookup(decodedKey(r, kv)); ok {
+		return obj.DeepCopyObject(), nil
+	}
+	return decodeStored(r, kv)
+}
+
+func decodedKey(r *registry.Resource, kv storage.KV) revcache.Key {
+	return revcache.Key{Owner: r, Key: kv.Key, Revision: kv.ModRevision}
 }
 
 // decodeStored turns a stored key into its typed object of r (converted

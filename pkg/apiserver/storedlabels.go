@@ -5,8 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/miniapi/miniapi/pkg/apiserver/revcache"
+	"github.com/miniapi/miniapi/pkg/storage"
 )
+
+// storedLabels is labelsOfStored through the server's cache of labels,
+// which every write fills (rememberLabels): a list with a label selector
+// then matches each object without reading its JSON at all.
+func (s *Server) storedLabels(kv storage.KV) (labels.Set, error) {
+	k := revcache.Key{Key: kv.Key, Revision: kv.ModRevision}
+	return s.labels.Get(k, func() (labels.Set, int, error) {
+		set, err := labelsOfStored(kv.Value)
+		return set, labelsSize(kv.Key, set), err
+	})
+}
+
+// rememberLabels keeps the labels of obj, just stored under key at rev.
+func (s *Server) rememberLabels(key string, rev int64, obj runtime.Object) {
+	if m, err := meta.Accessor(obj); err == nil {
+		set := labels.Set(m.GetLabels())
+		s.labels.Put(revcache.Key{Key: key, Revision: rev}, labelsSize(key, set), set)
+	}
+}
+
+// labelsSize is about the memory a cached label set takes: a small map
+// and its strings.
+func labelsSize(key string, set labels.Set) int {
+	n := 256 + len(key)
+	for k, v := range set {
+		n += len(k) + len(v)
+	}
+	return n
+}
 
 // labelsOfStored reads metadata.labels from an object's stored JSON
 // without decoding the rest of it, so that a list with only a label

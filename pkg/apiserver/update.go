@@ -98,7 +98,7 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 	if err != nil {
 		return nil, err
 	}
-	cur, err := decodeStored(q.res, kv)
+	cur, err := s.decodedCopy(q.res, kv)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +157,7 @@ func (s *Server) updateOnce(ctx context.Context, q request, dryRun bool, mutate 
 		return nil, s.storeError(q, err)
 	}
 	stored = true
+	s.rememberLabels(kv.Key, rev, obj)
 	m, _ := meta.Accessor(obj)
 	m.SetResourceVersion(formatRV(rev))
 	afterWrite(ctx, q.res)

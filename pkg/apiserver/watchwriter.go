@@ -167,14 +167,14 @@ func (ww *watchWriter) event(ev storage.Event) error {
 		}
 		return ww.send("MODIFIED", ev.KV, nil)
 	}
-	obj, err := decodeStored(ww.q.res, ev.KV)
+	obj, err := ww.s.decoded(ww.q.res, ev.KV)
 	if err != nil {
 		return err
 	}
 	now := ww.p.sel.matches(ww.q.res, obj)
 	before := !created && now
 	if ev.PrevKV != nil {
-		prev, err := decodeStored(ww.q.res, *ev.PrevKV)
+		prev, err := ww.s.decoded(ww.q.res, *ev.PrevKV)
 		if err != nil {
 			return err
 		}
@@ -197,7 +197,7 @@ func (ww *watchWriter) filtered(typ string, kv storage.KV) error {
 	var obj runtime.Object
 	if !ww.p.sel.empty() {
 		var err error
-		if obj, err = decodeStored(ww.q.res, kv); err != nil {
+		if obj, err = ww.s.decoded(ww.q.res, kv); err != nil {
 			return err
 		}
 		if !ww.p.sel.matches(ww.q.res, obj) {
@@ -277,7 +277,7 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object) error {
 	if obj == nil {
 		var err error
-		if obj, err = decodeStored(ww.q.res, kv); err != nil {
+		if obj, err = ww.s.decoded(ww.q.res, kv); err != nil {
 			return err
 		}
 	}
@@ -318,7 +318,7 @@ func appendJSONEvent(dst []byte, typ string, object []byte) []byte {
 func (ww *watchWriter) protoFrame(typ string, kv storage.KV, obj runtime.Object) ([]byte, error) {
 	if obj == nil {
 		var err error
-		if obj, err = decodeStored(ww.q.res, kv); err != nil {
+		if obj, err = ww.s.decoded(ww.q.res, kv); err != nil {
 			return nil, err
 		}
 	}
