@@ -35,16 +35,26 @@ func watchLatency(ctx context.Context, e *env) error {
 		if i == len(e.sizes.Watchers)-1 {
 			wait = e.profileDuring(ctx, c, "watch")
 		}
-		lat, missed, err := watchRound(ctx, e, c, ns, w)
+		lat, missed, eventSize, err := watchRound(ctx, e, c, ns, w)
 		wait()
+		if err != nil {
+			return err
+		}
+		writes := max(1, int(float64(e.sizes.WatchRate)*e.sizes.WatchFor.Seconds()))
+		base, baseMissed, err := fanoutBaseline(ctx, w, writes, e.sizes.WatchRate, eventSize)
 		if err != nil {
 			return err
 		}
 		key := fmt.Sprintf("watch.w%d", w)
 		e.add("watch", key+".p50_ms", fmt.Sprintf("p50 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(50), "ms")
-		f := e.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms")
+		e.add("watch", key+".baseline.p99_ms", fmt.Sprintf("p99 plain net/http fan-out of %d-byte lines, %s readers", eventSize, groupThousands(int64(w))), base.percentile(99), "ms")
+		f := e.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms").
+			vs("plain net/http fan-out, same run", base.percentile(99))
 		if w == 1000 {
-			f.atMost(10, "≤ 10 ms at 1,000")
+			f.atMost(2*base.percentile(99), "≤ 2× the plain fan-out at 1,000")
+		}
+		if baseMissed > 0 {
+			e.res.Notes = append(e.res.Notes, fmt.Sprintf("watch baseline: %d of %d deliveries missing at %d readers", baseMissed, base.count()+baseMissed, w))
 		}
 		if missed > 0 {
 			e.res.Notes = append(e.res.Notes, fmt.Sprintf("watch: %d of %d deliveries missing at %d watchers (watch ended early or too slow)", missed, lat.count()+missed, w))
@@ -60,11 +70,12 @@ func watchLatency(ctx context.Context, e *env) error {
 
 // watchRound opens watchers watches on ns, writes to it at the profile's
 // rate and collects every delivery's latency; missed counts deliveries
-// that never came.
-func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int) (*latencies, int, error) {
+// that never came, and eventSize is the mean bytes per event one watcher
+// read.
+func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int) (*latencies, int, int, error) {
 	list, err := c.cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{Limit: 1})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	writes := max(1, int(float64(e.sizes.WatchRate)*e.sizes.WatchFor.Seconds()))
 	wctx, cancel := context.WithCancel(ctx)
@@ -72,6 +83,7 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 	recv := make([][]atomic.Int64, watchers)
 	var established, readers sync.WaitGroup
 	var openErr atomic.Value
+	var firstReaderBytes atomic.Int64
 	for w := range watchers {
 		recv[w] = make([]atomic.Int64, writes)
 		established.Add(1)
@@ -85,13 +97,17 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 				return
 			}
 			defer stream.Close()
+			if w == 0 {
+				readCreated(&countingReader{r: stream, n: &firstReaderBytes}, recv[w])
+				return
+			}
 			readCreated(stream, recv[w])
 		})
 	}
 	established.Wait()
 	e.log.Debug("watches open", "watchers", watchers)
 	if err, ok := openErr.Load().(error); ok {
-		return nil, 0, fmt.Errorf("opening a watch: %w", err)
+		return nil, 0, 0, fmt.Errorf("opening a watch: %w", err)
 	}
 	// No pause before writing: Stream returns once the headers came, which
 	// miniapi sends after registering the watch, and each watch starts at
@@ -99,7 +115,7 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 
 	ack, err := pacedCreates(ctx, c, ns, writes, e.sizes.WatchRate)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) && !allReceived(recv) {
@@ -121,7 +137,20 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 			lat.add(time.Duration(max(0, r-ack[i])))
 		}
 	}
-	return lat, missed, nil
+	return lat, missed, int(firstReaderBytes.Load()) / writes, nil
+}
+
+// countingReader counts the bytes read through it, so the baseline can
+// send events of the size miniapi sent.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // pacedCreates creates n pods at rate per second (32 writers share the

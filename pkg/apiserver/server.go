@@ -58,15 +58,18 @@ type Config struct {
 	// /miniapi/v1/journal; nil: that path says the journal is off.
 	Journal *journal.Journal
 	// DecodedCacheBytes bounds the cache of decoded objects (revcache) by
-	// the stored bytes of what it holds, and the cache of labels by about
-	// their memory: DefaultDecodedCacheBytes when 0, no caches when
-	// negative.
+	// the stored bytes of what it holds, and the cache of labels by four
+	// times as much of their memory: DefaultDecodedCacheBytes when 0, no
+	// caches when negative.
 	DecodedCacheBytes int
 }
 
-// DefaultDecodedCacheBytes is the default bound of each cache: about
-// 2,500 pods of 1.5 KiB stored, which take some 12 MiB decoded (about 3×
-// their JSON), and the labels of about 14,000 objects.
+// DefaultDecodedCacheBytes is the default bound of the cache of decoded
+// objects: about 2,500 pods of 1.5 KiB stored, which take some 12 MiB
+// decoded (about 3× their JSON). The cache of labels holds four times
+// that, about 50,000 objects' labels: a list with a label selector reads
+// every object of the collection in turn, and a scan longer than half a
+// cache finds nothing in it (revcache evicts by generation).
 const DefaultDecodedCacheBytes = 4 << 20
 
 // Server is the HTTP API. It is an http.Handler.
@@ -148,7 +151,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.DecodedCacheBytes = DefaultDecodedCacheBytes
 	}
 	s.decodedObjects = revcache.New[runtime.Object](cfg.DecodedCacheBytes)
-	s.labels = revcache.New[labels.Set](cfg.DecodedCacheBytes)
+	s.labels = revcache.New[labels.Set](4 * cfg.DecodedCacheBytes)
 	s.metrics.watchRevision(cfg.Store)
 	s.limits, s.inflight = cfg.Limits, newInflight(cfg.Limits, s.metrics)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
