@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
-
-	"github.com/liggitt/tabwriter"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
