@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -74,7 +75,7 @@ func applyAnnotations(obj *unstructured.Unstructured, overwrite bool, set map[st
 	return nil
 }
 
-func newAnnotateCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newAnnotateCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var overwrite bool
 	cmd := &cobra.Command{

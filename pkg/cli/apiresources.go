@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 type apiResourcesOptions struct {
@@ -23,7 +25,7 @@ type apiResourcesOptions struct {
 	Cached     bool
 }
 
-func newAPIResourcesCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newAPIResourcesCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &apiResourcesOptions{Namespaced: true}
 	cmd := &cobra.Command{
 		Use:   "api-resources",
@@ -100,7 +102,7 @@ func (o *apiResourcesOptions) collect(f *Factory, groupChanged, nsChanged bool) 
 	return out, err
 }
 
-func (o *apiResourcesOptions) print(streams IOStreams, resources []metav1.APIResource, err error) error {
+func (o *apiResourcesOptions) print(streams genericiooptions.IOStreams, resources []metav1.APIResource, err error) error {
 	errs := []error{}
 	if err != nil {
 		errs = append(errs, err)
@@ -108,7 +110,7 @@ func (o *apiResourcesOptions) print(streams IOStreams, resources []metav1.APIRes
 	if len(resources) == 0 {
 		return utilerrors.NewAggregate(errs)
 	}
-	w := newTabWriter(streams.Out)
+	w := printers.GetNewTabWriter(streams.Out)
 	if !o.NoHeaders && o.Output != "name" {
 		h := []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}
 		if o.Output == "wide" {

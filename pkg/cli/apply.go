@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -26,7 +27,7 @@ const warningNoLastApplied = "Warning: resource %s is missing the " + lastApplie
 	" annotation which is required by minictl apply. minictl apply should only be used on resources created declaratively by" +
 	" either minictl create --save-config or minictl apply. The missing annotation will be patched automatically.\n"
 
-func newApplyCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newApplyCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var ff fileFlags
 	var ssa applyServerSideFlags
 	cmd := &cobra.Command{

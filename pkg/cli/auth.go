@@ -13,9 +13,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
-func newAuthCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newAuthCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Inspect authorization",
@@ -43,7 +45,7 @@ type canIFlags struct {
 	noHeaders     bool
 }
 
-func newCanICmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCanICmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var fl canIFlags
 	cmd := &cobra.Command{
 		Use:   "can-i VERB [TYPE | TYPE/NAME | NONRESOURCEURL]",
@@ -62,7 +64,7 @@ func newCanICmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // runCanI asks the server with a SelfSubjectAccessReview and prints "yes"
 // or "no" (with the reason); "no" exits 1.
-func runCanI(cmd *cobra.Command, f *Factory, streams IOStreams, fl canIFlags, args []string) error {
+func runCanI(cmd *cobra.Command, f *Factory, streams genericiooptions.IOStreams, fl canIFlags, args []string) error {
 	if fl.list {
 		if len(args) != 0 {
 			return fmt.Errorf("list option must be specified with no arguments")
@@ -237,7 +239,7 @@ func printAccess(out io.Writer, st authorizationv1.SubjectAccessReviewStatus) bo
 	return false
 }
 
-func newWhoAmICmd(f *Factory, streams IOStreams) *cobra.Command {
+func newWhoAmICmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "whoami",
@@ -262,9 +264,11 @@ func newWhoAmICmd(f *Factory, streams IOStreams) *cobra.Command {
 			if output == "" {
 				return printUserInfo(streams.Out, res.Status.UserInfo)
 			}
-			gvk := authenticationv1.SchemeGroupVersion.WithKind("SelfSubjectReview")
-			res.SetGroupVersionKind(gvk)
-			return printTyped(streams.Out, output, gvk, res)
+			p, err := newObjectPrinter(output, false)
+			if err != nil {
+				return err
+			}
+			return printTyped(streams.Out, p, authenticationv1.SchemeGroupVersion.WithKind("SelfSubjectReview"), res)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "Output format. One of: (json, yaml, name, jsonpath, jsonpath-as-json, jsonpath-file).")
@@ -273,7 +277,7 @@ func newWhoAmICmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // printUserInfo is whoami's ATTRIBUTE/VALUE table.
 func printUserInfo(out io.Writer, ui authenticationv1.UserInfo) error {
-	w := newTabWriter(out)
+	w := printers.GetNewTabWriter(out)
 	fmt.Fprintf(w, "ATTRIBUTE\tVALUE\n")
 	if ui.Username != "" {
 		fmt.Fprintf(w, "Username\t%s\n", ui.Username)

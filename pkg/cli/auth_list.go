@@ -12,6 +12,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -34,7 +35,7 @@ func runCanIList(ctx context.Context, cs kubernetes.Interface, ns string, noHead
 	}
 	rules := compactRules(broken)
 	sort.SliceStable(rules, func(i, j int) bool { return rules[i].String() < rules[j].String() })
-	w := newTabWriter(out)
+	w := printers.GetNewTabWriter(out)
 	if !noHeaders {
 		fmt.Fprintf(w, "Resources\tNon-Resource URLs\tResource Names\tVerbs\n")
 	}

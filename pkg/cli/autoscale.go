@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/scale"
 )
 
@@ -27,7 +28,7 @@ type autoscaleSpec struct {
 	memory     string
 }
 
-func newAutoscaleCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newAutoscaleCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var spec autoscaleSpec
 	var g generatorFlags
 	var ff fileFlags

@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 // newClusterInfoCmd prints where the control plane runs. miniapi serves
 // no Services, so unlike kubectl there are no service lines; the hint
 // names a command minictl has.
-func newClusterInfoCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newClusterInfoCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "cluster-info",
 		Short: "Display cluster information",

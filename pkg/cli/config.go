@@ -1,26 +1,24 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	clientcmdlatest "k8s.io/client-go/tools/clientcmd/api/latest"
-	"sigs.k8s.io/yaml"
 )
 
 // newConfigCmd is `config view|use-context|get-contexts|current-context`,
 // reading and writing kubeconfig files through clientcmd exactly where
 // kubectl would (--kubeconfig, else $KUBECONFIG, else ~/.kube/config).
-func newConfigCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newConfigCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config SUBCOMMAND",
 		Short: "Modify kubeconfig files",
@@ -45,7 +43,7 @@ func (f *Factory) configAccess() clientcmd.ConfigAccess {
 	return po
 }
 
-func newConfigViewCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newConfigViewCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var minify, flatten, raw bool
 	output := "yaml"
 	cmd := &cobra.Command{
@@ -81,24 +79,12 @@ func newConfigViewCmd(f *Factory, streams IOStreams) *cobra.Command {
 				}
 				clientcmdapi.ShortenConfig(config)
 			}
-			if output == "json" {
-				// kubectl prints the typed v1 Config, in field order.
-				v1, err := clientcmdlatest.Scheme.ConvertToVersion(config, clientcmdlatest.ExternalVersion)
-				if err != nil {
-					return err
-				}
-				data, err := json.MarshalIndent(v1, "", "    ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(streams.Out, "%s\n", data)
-				return err
-			}
-			obj, err := configAsMap(config)
+			// kubectl prints the typed v1 Config (JSON in field order).
+			v1, err := clientcmdlatest.Scheme.ConvertToVersion(config, clientcmdlatest.ExternalVersion)
 			if err != nil {
 				return err
 			}
-			return p.PrintObj(obj, streams.Out)
+			return p.PrintObj(v1, streams.Out)
 		},
 	}
 	cmd.Flags().BoolVar(&minify, "minify", false, "Remove all information not used by current-context from the output")
@@ -108,21 +94,7 @@ func newConfigViewCmd(f *Factory, streams IOStreams) *cobra.Command {
 	return cmd
 }
 
-// configAsMap converts a kubeconfig to its v1 form as decoded JSON.
-func configAsMap(config *clientcmdapi.Config) (map[string]any, error) {
-	data, err := runtime.Encode(clientcmdlatest.Codec, config)
-	if err != nil {
-		return nil, err
-	}
-	if data, err = yaml.YAMLToJSON(data); err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	err = utiljson.Unmarshal(data, &m)
-	return m, err
-}
-
-func newConfigUseContextCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newConfigUseContextCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:     "use-context CONTEXT_NAME",
 		Aliases: []string{"use"},
@@ -153,7 +125,7 @@ func newConfigUseContextCmd(f *Factory, streams IOStreams) *cobra.Command {
 	}
 }
 
-func newConfigCurrentContextCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newConfigCurrentContextCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "current-context",
 		Short: "Display the current-context",
@@ -171,7 +143,7 @@ func newConfigCurrentContextCmd(f *Factory, streams IOStreams) *cobra.Command {
 	}
 }
 
-func newConfigGetContextsCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newConfigGetContextsCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var output string
 	var noHeaders bool
 	cmd := &cobra.Command{
@@ -193,8 +165,8 @@ func newConfigGetContextsCmd(f *Factory, streams IOStreams) *cobra.Command {
 	return cmd
 }
 
-func printContexts(streams IOStreams, config *clientcmdapi.Config, names []string, nameOnly, headers bool) error {
-	w := newTabWriter(streams.Out)
+func printContexts(streams genericiooptions.IOStreams, config *clientcmdapi.Config, names []string, nameOnly, headers bool) error {
+	w := printers.GetNewTabWriter(streams.Out)
 	defer w.Flush()
 	var errs []error
 	var toPrint []string

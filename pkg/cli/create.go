@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 // Field managers kubectl names in its write requests; the server records
@@ -56,11 +57,11 @@ func (ff *fileFlags) add(cmd *cobra.Command, what string) {
 // writeEnv is what every write command needs from the factory.
 type writeEnv struct {
 	f       *Factory
-	streams IOStreams
+	streams genericiooptions.IOStreams
 	target  manifestTarget
 }
 
-func newWriteEnv(f *Factory, streams IOStreams) (*writeEnv, error) {
+func newWriteEnv(f *Factory, streams genericiooptions.IOStreams) (*writeEnv, error) {
 	ns, explicit, err := f.Namespace()
 	if err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func readErrors(errs []error) []error {
 	return errs
 }
 
-func newCreateCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var ff fileFlags
 	cmd := &cobra.Command{
 		Use:   "create -f FILENAME",
@@ -152,7 +153,7 @@ func (e *writeEnv) createFromFiles(ctx context.Context, ff fileFlags) error {
 	return utilerrors.NewAggregate(errs)
 }
 
-func newCreateDeploymentCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateDeploymentCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var images []string
 	var replicas int32
 	var port int32
@@ -234,7 +235,7 @@ func containerNameForImage(image string) string {
 	return name
 }
 
-func newCreateNamespaceCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateNamespaceCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:     "namespace NAME",
 		Aliases: []string{"ns"},

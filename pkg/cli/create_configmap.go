@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -33,7 +34,7 @@ func (d *dataSources) validate() error {
 	return nil
 }
 
-func newCreateConfigMapCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateConfigMapCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var src dataSources
 	cmd := &cobra.Command{

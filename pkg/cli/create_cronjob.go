@@ -7,10 +7,11 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
-func newCreateCronJobCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateCronJobCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var image, schedule, restart string
 	cmd := &cobra.Command{

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
@@ -19,7 +20,7 @@ import (
 // CronJob controller leaves such Jobs out of its schedule bookkeeping.
 const instantiateAnnotation = "cronjob.kubernetes.io/instantiate"
 
-func newCreateJobCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateJobCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var image, from string
 	cmd := &cobra.Command{

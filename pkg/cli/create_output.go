@@ -2,15 +2,16 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -34,9 +35,9 @@ type generatorFlags struct {
 	SaveConfig        bool
 	FieldManager      string
 	Validate          fileFlags
-	// yamlDocs counts the objects printed with -o yaml: from the second
-	// on, kubectl's printer starts each with "---".
-	yamlDocs int
+	// printer prints -o output, one for the whole command: YAML documents
+	// after the first start with "---", as kubectl's do.
+	printer printers.ResourcePrinter
 }
 
 // createOutputFormats are the -o values a create subcommand accepts (kubectl
@@ -142,68 +143,34 @@ func (g *generatorFlags) printCreated(out io.Writer, mode dryRunMode, gvk schema
 // --show-managed-fields), or else kubectl's "KIND/NAME VERB" line with its
 // dry-run suffix.
 func (g *generatorFlags) printDone(out io.Writer, verb string, mode dryRunMode, gvk schema.GroupVersionKind, obj metav1.Object) error {
-	if g.Output != "" {
-		// The typed client drops apiVersion and kind; kubectl's printer
-		// sets them again.
-		if tm, ok := obj.(interface{ GetObjectKind() schema.ObjectKind }); ok {
-			tm.GetObjectKind().SetGroupVersionKind(gvk)
+	if g.Output == "" {
+		switch mode {
+		case dryRunClient:
+			verb += " (dry run)"
+		case dryRunServer:
+			verb += " (server dry run)"
 		}
-		if !g.ShowManagedFields {
-			obj.SetManagedFields(nil)
-		}
-		if g.Output == "yaml" {
-			if g.yamlDocs++; g.yamlDocs > 1 {
-				if _, err := io.WriteString(out, "---\n"); err != nil {
-					return err
-				}
-			}
-		}
-		return printTyped(out, g.Output, gvk, obj)
+		return printTyped(out, &printers.NamePrinter{Operation: verb}, gvk, obj)
 	}
-	suffix := ""
-	switch mode {
-	case dryRunClient:
-		suffix = " (dry run)"
-	case dryRunServer:
-		suffix = " (server dry run)"
-	}
-	_, err := fmt.Fprintf(out, "%s %s%s\n", ResourceString(gvk.Group, gvk.Kind, obj.GetName()), verb, suffix)
-	return err
-}
-
-// printTyped prints a typed object for -o name, json, yaml or jsonpath.
-// JSON keeps the field order of the Go type, as kubectl's printer of typed
-// objects does; the other formats work on the decoded map.
-func printTyped(out io.Writer, output string, gvk schema.GroupVersionKind, obj metav1.Object) error {
-	// kubectl prints objects without managedFields unless asked to.
-	managed := obj.GetManagedFields()
-	obj.SetManagedFields(nil)
-	defer obj.SetManagedFields(managed)
-	switch output {
-	case "name":
-		_, err := fmt.Fprintln(out, ResourceString(gvk.Group, gvk.Kind, obj.GetName()))
-		return err
-	case "json":
-		data, err := json.MarshalIndent(obj, "", "    ")
+	if g.printer == nil {
+		p, err := newObjectPrinter(g.Output, false)
 		if err != nil {
 			return err
 		}
-		_, err = out.Write(append(data, '\n'))
-		return err
+		g.printer = omitManagedFields(g.Output, g.ShowManagedFields, p)
 	}
-	data, err := json.Marshal(obj)
-	if err != nil {
-		return err
+	return printTyped(out, g.printer, gvk, obj)
+}
+
+// printTyped prints an object the server returned with p. The typed client
+// drops apiVersion and kind; kubectl's printer sets them again.
+func printTyped(out io.Writer, p printers.ResourcePrinter, gvk schema.GroupVersionKind, obj metav1.Object) error {
+	robj, ok := obj.(runtime.Object)
+	if !ok {
+		return fmt.Errorf("cannot print %T", obj)
 	}
-	var m map[string]any
-	if err := utiljson.Unmarshal(data, &m); err != nil {
-		return err
-	}
-	p, err := newObjectPrinter(output, false)
-	if err != nil {
-		return err
-	}
-	return p.PrintObj(m, out)
+	robj.GetObjectKind().SetGroupVersionKind(gvk)
+	return p.PrintObj(robj, out)
 }
 
 // exactlyOneName is kubectl's NAME argument check for create subcommands:
@@ -245,7 +212,7 @@ func (g *generatorFlags) complete(errOut io.Writer) (dryRunMode, error) {
 
 // runGenerator builds the object (namespaced only with an explicit -n, as
 // kubectl does), POSTs it unless --dry-run=client, and prints the result.
-func runGenerator(ctx context.Context, f *Factory, streams IOStreams, g *generatorFlags, mode dryRunMode, build func(ns string) (generated, error)) error {
+func runGenerator(ctx context.Context, f *Factory, streams genericiooptions.IOStreams, g *generatorFlags, mode dryRunMode, build func(ns string) (generated, error)) error {
 	ns, explicit, err := f.Namespace()
 	if err != nil {
 		return err

@@ -13,10 +13,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
-func newCreateSecretCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateSecretCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "secret (docker-registry | generic | tls)",
 		Short: "Create a secret using a specified subcommand",
@@ -28,7 +29,7 @@ func newCreateSecretCmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // secretGenerator runs a create secret subcommand once its flags are read:
 // build makes the Secret from the namespace it should carry.
-func secretGenerator(cmd *cobra.Command, f *Factory, streams IOStreams, g *generatorFlags, mode dryRunMode, build func(ns string) (*corev1.Secret, error)) error {
+func secretGenerator(cmd *cobra.Command, f *Factory, streams genericiooptions.IOStreams, g *generatorFlags, mode dryRunMode, build func(ns string) (*corev1.Secret, error)) error {
 	return runGenerator(cmd.Context(), f, streams, g, mode, func(ns string) (generated, error) {
 		s, err := build(ns)
 		return generated{obj: s, gvk: corev1.SchemeGroupVersion.WithKind("Secret"), what: "secret", sep: " ",
@@ -47,7 +48,7 @@ func newSecretObject(name, ns string, typ corev1.SecretType) *corev1.Secret {
 	}
 }
 
-func newCreateSecretGenericCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateSecretGenericCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var src dataSources
 	var typ string
@@ -130,7 +131,7 @@ func addSecretKey(s *corev1.Secret, key string, data []byte) error {
 	return nil
 }
 
-func newCreateSecretTLSCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateSecretTLSCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var certFile, keyFile string
 	cmd := &cobra.Command{
@@ -192,7 +193,7 @@ type dockerRegistry struct {
 	Username, Password, Email, Server string
 }
 
-func newCreateSecretDockerCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateSecretDockerCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	var reg dockerRegistry
 	var files []string

@@ -6,10 +6,11 @@ import (
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
-func newCreateServiceAccountCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newCreateServiceAccountCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var g generatorFlags
 	cmd := &cobra.Command{
 		Use:     "serviceaccount NAME [--dry-run=server|client|none]",

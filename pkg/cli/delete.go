@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 )
@@ -32,7 +33,7 @@ type deleteOptions struct {
 	timeout        time.Duration
 }
 
-func newDeleteCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newDeleteCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &deleteOptions{}
 	cmd := &cobra.Command{
 		Use:   "delete ([-f FILENAME] | TYPE [(NAME | -l label | --all)])",

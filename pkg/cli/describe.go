@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/duration"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -213,7 +214,7 @@ var describers = map[string]describer{
 	"/Service":        describeServiceByName,
 }
 
-func newDescribeCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newDescribeCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var showEvents bool
 	cmd := &cobra.Command{

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -25,7 +26,7 @@ const diffAttempts = 4
 // "differences found", so errors need another number.
 const diffErrorCode = 2
 
-func newDiffCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newDiffCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var ff fileFlags
 	var ssa applyServerSideFlags
 	var opts diffOptions

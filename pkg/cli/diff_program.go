@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 // externalDiffEnv names the user's own diff command, as in kubectl.
@@ -39,7 +41,7 @@ func diffCommand(external, from, to string) (string, []string) {
 // streams. Its exit status is kubectl diff's: 0 (no difference) gives nil,
 // 1 (differences) gives ErrExit; a program that cannot run or exits with
 // more than 1 is an error, which diff reports with status 2.
-func runDiffProgram(ctx context.Context, streams IOStreams, external, from, to string) error {
+func runDiffProgram(ctx context.Context, streams genericiooptions.IOStreams, external, from, to string) error {
 	name, args := diffCommand(external, from, to)
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Stdout, cmd.Stderr = streams.Out, streams.ErrOut

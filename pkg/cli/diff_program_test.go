@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 func TestDiffCommand(t *testing.T) {
@@ -53,7 +55,7 @@ func TestRunDiffProgramExitStatus(t *testing.T) {
 	} {
 		prog := script(t, dir, c.name, c.body)
 		var out, errOut bytes.Buffer
-		err := runDiffProgram(context.Background(), IOStreams{Out: &out, ErrOut: &errOut}, prog, "from", "to")
+		err := runDiffProgram(context.Background(), genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, prog, "from", "to")
 		switch {
 		case c.wantMsg != "":
 			if err == nil || err.Error() != c.wantMsg {
@@ -65,14 +67,14 @@ func TestRunDiffProgramExitStatus(t *testing.T) {
 	}
 	var out bytes.Buffer
 	prog := script(t, dir, "echo", `echo "$@"`)
-	if err := runDiffProgram(context.Background(), IOStreams{Out: &out, ErrOut: &out}, prog+" -x", "from", "to"); err != nil || out.String() != "from to -x\n" {
+	if err := runDiffProgram(context.Background(), genericiooptions.IOStreams{Out: &out, ErrOut: &out}, prog+" -x", "from", "to"); err != nil || out.String() != "from to -x\n" {
 		t.Errorf("program output %q, err %v", out.String(), err)
 	}
 }
 
 func TestRunDiffProgramMissing(t *testing.T) {
 	for _, prog := range []string{"no-such-diff-program-xyz", "/no/such/dir/diff"} {
-		err := runDiffProgram(context.Background(), IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, prog, "a", "b")
+		err := runDiffProgram(context.Background(), genericiooptions.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, prog, "a", "b")
 		want := `failed to run "` + prog + `": executable file not found in $PATH`
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: err = %v, want %q", prog, err, want)

@@ -4,7 +4,7 @@
 //
 // Every command is built by a constructor
 //
-//	func newXCmd(f *Factory, streams IOStreams) *cobra.Command
+//	func newXCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command
 //
 // and registered in the marked list in root.go. A command returns its error
 // from RunE; Execute prints it in kubectl's words (see errors.go) and picks
@@ -20,9 +20,12 @@
 //   - Errors (errors.go): ErrExit (exit 1, nothing printed), ExitError
 //     (any status), PrintError and UsageErrorf.
 //
-//   - Printers (print_*.go): newObjectPrinter turns -o into an objectPrinter,
-//     newTablePrinter prints server-side Tables through a tabWriter;
-//     ResourceString gives kubectl's "deployment.apps/web" names.
+//   - Printers (print_*.go): kubectl's own, from cli-runtime's printers
+//     package. newObjectPrinter turns -o into a printers.ResourcePrinter
+//     (name, JSON, YAML, JSONPath, or our custom-columns); server-side
+//     Tables go through printers.NewTablePrinter and printers.GetNewTabWriter.
+//     Decoded objects are wrapped with asObject/asList, watch events with
+//     asWatchEvent; kindString gives kubectl's "deployment.apps" names.
 //
 //   - Requests (get_fetch.go): ResourcePath builds API paths; getRaw/doRaw
 //     send a GET (or any request) and turn a Status body into an
@@ -30,9 +33,13 @@
 //
 // # Deviations from kubectl
 //
-// minictl does not import k8s.io/cli-runtime or k8s.io/kubectl (their
-// dependency trees are kubectl-sized); it reimplements the parts it needs on
-// client-go, apimachinery and a tab writer laid out like kubectl's.
+// minictl does not import k8s.io/kubectl, nor cli-runtime's resource and
+// genericclioptions packages: their dependency trees are kubectl-sized
+// (kustomize, OpenAPI validation, the whole resource builder). It uses
+// cli-runtime's printers and genericiooptions, which need only
+// apimachinery, client-go, liggitt/tabwriter and moby/term, and builds the
+// rest (flags, resolution, custom-columns, --sort-by, the get loop) on
+// client-go and apimachinery.
 //
 //   - get --watch survives a server restart: it resumes from the last
 //     resourceVersion seen, or lists again after 410 Expired (kubectl exits).

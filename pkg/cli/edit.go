@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
@@ -29,7 +30,7 @@ const editHeader = `# Please edit the object below. Lines beginning with a '#' w
 #
 `
 
-func newEditCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newEditCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	cmd := &cobra.Command{
 		Use:   "edit (RESOURCE/NAME | -f FILENAME)",

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 func TestPrintErrorWording(t *testing.T) {
@@ -53,11 +54,11 @@ func TestPrintErrorWording(t *testing.T) {
 func TestExecuteRecoversFromPanics(t *testing.T) {
 	var out, errOut bytes.Buffer
 	// A nil In reader is fine; a nil Out would panic inside cobra's help.
-	code := Execute([]string{"version", "--client"}, IOStreams{Out: &out, ErrOut: &errOut})
+	code := Execute([]string{"version", "--client"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
 	if code != 0 || out.String() != "Client Version: "+clientVersion+"\n" {
 		t.Fatalf("version --client: exit %d, out %q, err %q", code, out.String(), errOut.String())
 	}
-	code = Execute([]string{"version", "--client"}, IOStreams{ErrOut: &errOut})
+	code = Execute([]string{"version", "--client"}, genericiooptions.IOStreams{ErrOut: &errOut})
 	if code != 1 || !bytes.Contains(errOut.Bytes(), []byte("error: internal error:")) {
 		t.Fatalf("panic not turned into an error: exit %d, err %q", code, errOut.String())
 	}
@@ -65,7 +66,7 @@ func TestExecuteRecoversFromPanics(t *testing.T) {
 
 func TestUnknownFlagWording(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Execute([]string{"get", "--nope"}, IOStreams{Out: &out, ErrOut: &errOut})
+	code := Execute([]string{"get", "--nope"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
 	if code != 1 || errOut.String() != "error: unknown flag: --nope\nSee 'minictl get --help' for usage.\n" {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}

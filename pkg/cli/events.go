@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,8 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 // eventsOutputFormats are the -o values `events` accepts (kubectl also has
@@ -39,7 +39,7 @@ type eventsOptions struct {
 	showManaged   bool
 }
 
-func newEventsCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newEventsCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &eventsOptions{}
 	cmd := &cobra.Command{
 		Use:   "events [(-o|--output=)json|yaml|name|jsonpath|jsonpath-as-json|jsonpath-file] [--for TYPE/NAME] [--watch] [--types=Normal,Warning]",
@@ -62,7 +62,7 @@ func newEventsCmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // run lists core/v1 events (as kubectl events does, not events.k8s.io),
 // oldest first, or with --watch prints them as they come.
-func (o *eventsOptions) run(ctx context.Context, f *Factory, streams IOStreams) error {
+func (o *eventsOptions) run(ctx context.Context, f *Factory, streams genericiooptions.IOStreams) error {
 	ns, _, err := f.Namespace()
 	if err != nil {
 		return err
@@ -114,14 +114,14 @@ func (o *eventsOptions) run(ctx context.Context, f *Factory, streams IOStreams) 
 		return nil
 	}
 	sortEventsByTime(events)
-	tw := newTabWriter(streams.Out)
+	tw := printers.GetNewTabWriter(streams.Out)
 	list := &corev1.EventList{TypeMeta: metav1.TypeMeta{Kind: "EventList", APIVersion: "v1"}, Items: events}
 	if o.output == "name" {
 		// kubectl's name printer refuses a typed list, and kubectl events
 		// ignores that error: it prints nothing and succeeds.
 		return nil
 	}
-	if err := printer(tw, list); err != nil {
+	if err := printer.PrintObj(list, tw); err != nil {
 		return err
 	}
 	return tw.Flush()
@@ -177,70 +177,16 @@ func (o *eventsOptions) typeWanted(t string) bool {
 	return len(o.types) == 0 || slices.ContainsFunc(o.types, func(w string) bool { return strings.EqualFold(w, t) })
 }
 
-// eventsPrinter prints an EventList or one Event.
-type eventsPrinter func(w io.Writer, obj any) error
-
-// printer is the table, or the -o format applied to the typed objects
-// (managedFields left out, as kubectl does by default).
-func (o *eventsOptions) printer() (eventsPrinter, error) {
+// printer is the table, or the -o format applied to the typed objects.
+func (o *eventsOptions) printer() (printers.ResourcePrinter, error) {
 	if o.output == "" {
-		table := &eventsTable{noHeaders: o.noHeaders, allNamespaces: o.allNamespaces, now: time.Now}
-		return func(w io.Writer, obj any) error {
-			switch v := obj.(type) {
-			case *corev1.EventList:
-				table.print(w, v.Items)
-			case *corev1.Event:
-				table.print(w, []corev1.Event{*v})
-			}
-			return nil
-		}, nil
-	}
-	if o.output == "json" {
-		return func(w io.Writer, obj any) error {
-			data, err := json.MarshalIndent(o.withoutManagedFields(obj), "", "    ")
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(append(data, '\n'))
-			return err
-		}, nil
+		return &eventsTable{noHeaders: o.noHeaders, allNamespaces: o.allNamespaces, now: time.Now}, nil
 	}
 	p, err := newObjectPrinter(o.output, o.noHeaders)
 	if err != nil {
 		return nil, noCompatiblePrinterError(o.output, eventsOutputFormats)
 	}
-	return func(w io.Writer, obj any) error {
-		data, err := json.Marshal(o.withoutManagedFields(obj))
-		if err != nil {
-			return err
-		}
-		var m map[string]any
-		if err := utiljson.Unmarshal(data, &m); err != nil {
-			return err
-		}
-		return p.PrintObj(m, w)
-	}, nil
-}
-
-// withoutManagedFields returns a copy of an Event or EventList without
-// managedFields, unless --show-managed-fields.
-func (o *eventsOptions) withoutManagedFields(obj any) any {
-	if o.showManaged {
-		return obj
-	}
-	switch v := obj.(type) {
-	case *corev1.EventList:
-		c := v.DeepCopy()
-		for i := range c.Items {
-			c.Items[i].ManagedFields = nil
-		}
-		return c
-	case *corev1.Event:
-		c := v.DeepCopy()
-		c.ManagedFields = nil
-		return c
-	}
-	return obj
+	return omitManagedFields(o.output, o.showManaged, p), nil
 }
 
 // watchEvents prints each event the watch brings (the server first sends
@@ -248,7 +194,7 @@ func (o *eventsOptions) withoutManagedFields(obj any) any {
 // status 1 as it ends kubectl.
 func (o *eventsOptions) watchEvents(ctx context.Context, client interface {
 	Watch(context.Context, metav1.ListOptions) (watch.Interface, error)
-}, opts metav1.ListOptions, printer eventsPrinter, out io.Writer) error {
+}, opts metav1.ListOptions, printer printers.ResourcePrinter, out io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w, err := client.Watch(ctx, opts)
@@ -256,7 +202,7 @@ func (o *eventsOptions) watchEvents(ctx context.Context, client interface {
 		return err
 	}
 	defer w.Stop()
-	tw := newTabWriter(out)
+	tw := printers.GetNewTabWriter(out)
 	for {
 		select {
 		case <-ctx.Done():
@@ -272,7 +218,7 @@ func (o *eventsOptions) watchEvents(ctx context.Context, client interface {
 			if e.GetObjectKind().GroupVersionKind().Empty() {
 				e.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: "Event"})
 			}
-			if err := printer(tw, e); err != nil {
+			if err := printer.PrintObj(e, tw); err != nil {
 				return err
 			}
 			if err := tw.Flush(); err != nil {

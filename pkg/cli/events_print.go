@@ -8,7 +8,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/duration"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 // eventsTable prints `events` rows: LAST SEEN, TYPE, REASON, OBJECT
@@ -19,6 +21,17 @@ type eventsTable struct {
 	allNamespaces bool
 	now           func() time.Time
 	printedHeader bool
+}
+
+// PrintObj prints the rows of an EventList or of one Event.
+func (p *eventsTable) PrintObj(obj runtime.Object, w io.Writer) error {
+	switch v := obj.(type) {
+	case *corev1.EventList:
+		p.print(w, v.Items)
+	case *corev1.Event:
+		p.print(w, []corev1.Event{*v})
+	}
+	return nil
 }
 
 func (p *eventsTable) print(w io.Writer, events []corev1.Event) {
@@ -35,9 +48,9 @@ func (p *eventsTable) print(w io.Writer, events []corev1.Event) {
 			fmt.Fprintf(w, "%s\t", e.Namespace)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s/%s\t%s\n", eventInterval(e, now),
-			escapeTerminal(e.Type), escapeTerminal(e.Reason),
-			escapeTerminal(e.InvolvedObject.Kind), escapeTerminal(e.InvolvedObject.Name),
-			escapeTerminal(strings.TrimSpace(e.Message)))
+			printers.EscapeTerminal(e.Type), printers.EscapeTerminal(e.Reason),
+			printers.EscapeTerminal(e.InvolvedObject.Kind), printers.EscapeTerminal(e.InvolvedObject.Name),
+			printers.EscapeTerminal(strings.TrimSpace(e.Message)))
 	}
 }
 

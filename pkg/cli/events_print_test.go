@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 func TestEventInterval(t *testing.T) {
@@ -37,7 +38,7 @@ func TestEventsTableOrderAndColumns(t *testing.T) {
 	}
 	sortEventsByTime(events)
 	var b bytes.Buffer
-	tw := newTabWriter(&b)
+	tw := printers.GetNewTabWriter(&b)
 	(&eventsTable{allNamespaces: true, now: func() time.Time { return now }}).print(tw, events)
 	if err := tw.Flush(); err != nil {
 		t.Fatal(err)

@@ -9,11 +9,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 const fieldManagerExpose = "kubectl-expose"
 
-func newExposeCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newExposeCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var spec exposeSpec
 	var g generatorFlags
 	var ff fileFlags

@@ -28,7 +28,7 @@ func FuzzJSONPath(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			_ = p.PrintObj(fuzzObject, io.Discard)
+			_ = p.PrintObj(asObject(fuzzObject), io.Discard)
 		}
 	})
 }
@@ -44,6 +44,6 @@ func FuzzCustomColumns(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = p.PrintObj(fuzzObject, io.Discard)
+		_ = p.PrintObj(asObject(fuzzObject), io.Discard)
 	})
 }

@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 // getOptions are get's flags and what Complete derived from them.
@@ -30,12 +32,12 @@ type getOptions struct {
 	ShowManagedFields bool
 
 	namespace string
-	human     bool          // default or wide: server-side Tables
-	printer   objectPrinter // -o name|json|yaml|jsonpath|custom-columns
-	streams   IOStreams
+	human     bool                     // default or wide: server-side Tables
+	printer   printers.ResourcePrinter // -o name|json|yaml|jsonpath|custom-columns
+	streams   genericiooptions.IOStreams
 }
 
-func newGetCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newGetCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &getOptions{ChunkSize: 500, streams: streams}
 	cmd := &cobra.Command{
 		Use:   "get [(-o|--output=)json|yaml|name|wide|custom-columns=...|jsonpath=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]",
@@ -91,7 +93,7 @@ func (o *getOptions) complete(f *Factory, cmd *cobra.Command, args []string) err
 		if err != nil {
 			return err
 		}
-		o.printer = p
+		o.printer = omitManagedFields(o.Output, o.ShowManagedFields, p)
 	}
 	ns, _, err := f.Namespace()
 	if err != nil {
@@ -141,8 +143,6 @@ type fetched struct {
 	tables  []*metav1.Table
 	objects []map[string]any
 	rv      string
-
-	keepManaged bool // --show-managed-fields
 }
 
 // fetch lists a collection (following continue tokens) or gets one object.
@@ -151,7 +151,7 @@ func (o *getOptions) fetch(ctx context.Context, f *Factory, ref ResourceRef) (*f
 	if err != nil {
 		return nil, err
 	}
-	out := &fetched{ref: ref, keepManaged: o.ShowManagedFields}
+	out := &fetched{ref: ref}
 	path := ResourcePath(ref.Mapping, o.requestNamespace(), ref.Name)
 	if ref.Name != "" {
 		body, err := getRaw(ctx, c, path, o.accept(), listQuery{})
@@ -187,7 +187,7 @@ func (r *fetched) add(body []byte, human bool) error {
 		r.tables = append(r.tables, t)
 		return nil
 	}
-	obj, err := decodeObjectFields(body, r.keepManaged)
+	obj, err := decodeObjectFields(body, true) // the printer omits them
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (r *fetched) addPage(body []byte, human bool) (string, error) {
 		r.rv = t.ResourceVersion
 		return t.Continue, nil
 	}
-	list, err := decodeObjectFields(body, r.keepManaged)
+	list, err := decodeObjectFields(body, true)
 	if err != nil {
 		return "", err
 	}
@@ -296,22 +296,10 @@ func (o *getOptions) printGeneric(results []*fetched, singleItem bool) error {
 			return err
 		}
 	}
-	var obj map[string]any
 	if singleItem && len(objs) == 1 {
-		obj = objs[0]
-	} else {
-		items := make([]any, len(objs))
-		for i, o := range objs {
-			items[i] = o
-		}
-		obj = map[string]any{
-			"apiVersion": "v1",
-			"kind":       "List",
-			"items":      items,
-			"metadata":   map[string]any{"resourceVersion": ""},
-		}
+		return o.printer.PrintObj(asObject(objs[0]), o.streams.Out)
 	}
-	return o.printer.PrintObj(obj, o.streams.Out)
+	return o.printer.PrintObj(asList(objs), o.streams.Out)
 }
 
 // printTables prints the Tables of every result, a blank line between
@@ -319,20 +307,20 @@ func (o *getOptions) printGeneric(results []*fetched, singleItem bool) error {
 func (o *getOptions) printTables(results []*fetched) (int, error) {
 	counter := &countingWriter{w: o.streams.Out}
 	sep := &separatorWriter{w: counter}
-	tw := newTabWriter(sep)
+	tw := printers.GetNewTabWriter(sep)
 	withKind := o.ShowKind || distinctMappings(results) > 1
-	var p *tablePrinter
+	var p printers.ResourcePrinter
 	var last *fetched
 	for _, r := range results {
 		if last == nil || last.ref.Mapping.Resource != r.ref.Mapping.Resource {
 			if err := tw.Flush(); err != nil {
 				return counter.n, err
 			}
-			tw.ResetWidths()
+			tw.SetRememberedWidths(nil) // a new table begins
 			if last != nil && !o.NoHeaders && counter.n > 0 {
 				sep.ready = true
 			}
-			p = newTablePrinter(o.tableOptions(r.ref, withKind))
+			p = printers.NewTablePrinter(o.printOptions(r.ref, withKind))
 			last = r
 		}
 		for _, t := range r.tables {
@@ -341,7 +329,7 @@ func (o *getOptions) printTables(results []*fetched) (int, error) {
 					return counter.n, err
 				}
 			}
-			if err := p.Print(tw, t, ""); err != nil {
+			if err := p.PrintObj(t, tw); err != nil {
 				return counter.n, err
 			}
 		}
@@ -350,8 +338,10 @@ func (o *getOptions) printTables(results []*fetched) (int, error) {
 	return counter.n, err
 }
 
-func (o *getOptions) tableOptions(ref ResourceRef, withKind bool) tableOptions {
-	return tableOptions{
+// printOptions are the table printer's options; the EVENT column of
+// --output-watch-events comes from printing watch events (asWatchEvent).
+func (o *getOptions) printOptions(ref ResourceRef, withKind bool) printers.PrintOptions {
+	return printers.PrintOptions{
 		NoHeaders:     o.NoHeaders,
 		Wide:          o.Output == "wide",
 		WithNamespace: o.AllNamespaces && ref.Namespaced(),
@@ -359,7 +349,6 @@ func (o *getOptions) tableOptions(ref ResourceRef, withKind bool) tableOptions {
 		Kind:          ref.Mapping.GroupVersionKind.GroupKind(),
 		ShowLabels:    o.ShowLabels,
 		ColumnLabels:  o.LabelColumns,
-		EventColumn:   o.OutputWatchEvents,
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/duration"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -112,7 +113,24 @@ func decodeTable(body []byte) (*metav1.Table, error) {
 	if err := utiljson.Unmarshal(body, t); err != nil {
 		return nil, err
 	}
+	decodeRowObjects(t)
 	return t, nil
+}
+
+// decodeRowObjects decodes the object of every row, as kubectl does before
+// printing: the table printer reads the NAMESPACE and label columns from
+// it. A row whose object does not decode keeps only its cells.
+func decodeRowObjects(t *metav1.Table) {
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		if len(row.Object.Raw) == 0 || row.Object.Object != nil {
+			continue
+		}
+		var m map[string]any
+		if utiljson.Unmarshal(row.Object.Raw, &m) == nil && m != nil {
+			row.Object.Object = &unstructured.Unstructured{Object: m}
+		}
+	}
 }
 
 // decodeObject decodes a JSON object or list. List items get the
@@ -180,16 +198,30 @@ func fallbackTable(obj map[string]any) *metav1.Table {
 		t.Continue = metaString(obj, "continue")
 	}
 	for _, it := range items {
-		raw, _ := utiljson.Marshal(it)
 		t.Rows = append(t.Rows, metav1.TableRow{
 			Cells:  []any{metaString(it, "name"), translateAge(metaString(it, "creationTimestamp"))},
-			Object: rawExtension(raw),
+			Object: runtime.RawExtension{Object: &unstructured.Unstructured{Object: it}},
 		})
 	}
 	return t
 }
 
-func rawExtension(raw []byte) runtime.RawExtension { return runtime.RawExtension{Raw: raw} }
+// listItems returns the items of a decoded list object.
+func listItems(obj map[string]any) ([]map[string]any, bool) {
+	raw, ok := obj["items"].([]any)
+	if !ok {
+		if _, isList := obj["items"]; !isList {
+			return nil, false
+		}
+	}
+	items := make([]map[string]any, 0, len(raw))
+	for _, it := range raw {
+		if m, ok := it.(map[string]any); ok {
+			items = append(items, m)
+		}
+	}
+	return items, true
+}
 
 // translateAge is kubectl's AGE text for an RFC 3339 timestamp.
 func translateAge(ts string) string {

@@ -12,9 +12,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/liggitt/tabwriter"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/rest"
 )
 
@@ -31,8 +34,8 @@ type watcher struct {
 	f      *Factory
 	ref    ResourceRef
 	client rest.Interface
-	tw     *tabWriter
-	table  *tablePrinter
+	tw     *tabwriter.Writer
+	table  printers.ResourcePrinter // nil unless the output is a table
 	// rv is the resourceVersion to watch from; "0" for a named object
 	// means "from now, with a synthetic ADDED first", which is not printed.
 	rv string
@@ -56,9 +59,9 @@ func (o *getOptions) watch(ctx context.Context, f *Factory, refs []ResourceRef) 
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	w := &watcher{o: o, f: f, ref: refs[0], client: c, tw: newTabWriter(o.streams.Out)}
+	w := &watcher{o: o, f: f, ref: refs[0], client: c, tw: printers.GetNewTabWriter(o.streams.Out)}
 	if o.human {
-		w.table = newTablePrinter(o.tableOptions(w.ref, o.ShowKind))
+		w.table = printers.NewTablePrinter(o.printOptions(w.ref, o.ShowKind))
 	}
 	if err := w.list(ctx, !o.WatchOnly); err != nil {
 		if ctx.Err() != nil {
@@ -96,7 +99,7 @@ func (w *watcher) list(ctx context.Context, show bool) error {
 			if !show {
 				t.Rows = nil
 			}
-			if err := w.table.Print(w.tw, t, eventName(w.o, "ADDED")); err != nil {
+			if err := w.table.PrintObj(asWatchEvent(eventName(w.o, "ADDED"), t), w.tw); err != nil {
 				return err
 			}
 		}
@@ -104,7 +107,7 @@ func (w *watcher) list(ctx context.Context, show bool) error {
 	}
 	if show {
 		for _, obj := range r.objects {
-			if err := w.o.printer.PrintEvent(eventName(w.o, "ADDED"), obj, w.tw); err != nil {
+			if err := w.o.printer.PrintObj(asWatchEvent(eventName(w.o, "ADDED"), asObject(obj)), w.tw); err != nil {
 				return err
 			}
 		}
@@ -227,12 +230,12 @@ func (w *watcher) handle(eventType string, raw []byte) error {
 		if skip {
 			t.Rows = nil
 		}
-		if err := w.table.Print(w.tw, t, eventName(w.o, eventType)); err != nil {
+		if err := w.table.PrintObj(asWatchEvent(eventName(w.o, eventType), t), w.tw); err != nil {
 			return err
 		}
 		return w.tw.Flush()
 	}
-	obj, err := decodeObjectFields(raw, w.o.ShowManagedFields)
+	obj, err := decodeObjectFields(raw, true) // the printer omits them
 	if err != nil {
 		return err
 	}
@@ -242,7 +245,7 @@ func (w *watcher) handle(eventType string, raw []byte) error {
 	if skip {
 		return nil
 	}
-	if err := w.o.printer.PrintEvent(eventName(w.o, eventType), obj, w.tw); err != nil {
+	if err := w.o.printer.PrintObj(asWatchEvent(eventName(w.o, eventType), asObject(obj)), w.tw); err != nil {
 		return err
 	}
 	return w.tw.Flush()
@@ -253,7 +256,7 @@ func (w *watcher) handle(eventType string, raw []byte) error {
 func tableResourceVersion(t *metav1.Table) string {
 	rv := ""
 	for _, row := range t.Rows {
-		if obj, ok := decodeRowObject(row); ok {
+		if obj, ok := rowObject(row); ok {
 			if v := metaString(obj, "resourceVersion"); v != "" {
 				rv = v
 			}

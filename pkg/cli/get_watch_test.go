@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 // tableJSON is a one-row deployment Table as miniapi sends it.
@@ -90,7 +91,7 @@ func TestWatchReconnectsAndRelists(t *testing.T) {
 	f := NewFactory()
 	f.Overrides.ClusterInfo.Server = srv.URL
 	var out, errOut lockedBuffer
-	o := &getOptions{Watch: true, human: true, ChunkSize: 500, namespace: "default", streams: IOStreams{Out: &out, ErrOut: &errOut}}
+	o := &getOptions{Watch: true, human: true, ChunkSize: 500, namespace: "default", streams: genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}}
 	ref := ResourceRef{Mapping: &meta.RESTMapping{
 		Resource:         schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 		GroupVersionKind: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},

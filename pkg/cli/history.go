@@ -11,10 +11,14 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/liggitt/tabwriter"
+
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/dynamic"
 	watchtools "k8s.io/client-go/tools/watch"
 )
@@ -24,7 +28,7 @@ type historyOptions struct {
 	Revision string
 	Output   string
 	Watch    bool
-	streams  IOStreams
+	streams  genericiooptions.IOStreams
 }
 
 // objectHistory is miniapi's answer at /miniapi/v1/history/...: the kept
@@ -44,7 +48,7 @@ type historyEntry struct {
 	Object      json.RawMessage `json:"object"`
 }
 
-func newHistoryCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newHistoryCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &historyOptions{streams: streams}
 	cmd := &cobra.Command{
 		Use:   "history (TYPE/NAME | TYPE NAME) [--revision=RV] [-o yaml|json] [-w]",
@@ -175,12 +179,9 @@ func (o *historyOptions) printRevision(h objectHistory, ref ResourceRef) error {
 		if err != nil {
 			return err
 		}
-		if o.Output == "json" {
-			return jsonPrinter{}.PrintObj(obj, o.streams.Out)
-		}
-		return (&yamlPrinter{}).PrintObj(obj, o.streams.Out)
+		return printDocument(documentPrinter(o.Output), obj, o.streams.Out)
 	}
-	name := ResourceString(ref.Mapping.GroupVersionKind.Group, ref.Mapping.GroupVersionKind.Kind, ref.Name)
+	name := kindString(ref.Mapping.GroupVersionKind.GroupKind()) + "/" + ref.Name
 	return fmt.Errorf("revision %s is not in the kept history of %s", o.Revision, name)
 }
 
@@ -190,9 +191,9 @@ func (o *historyOptions) printRevision(h objectHistory, ref ResourceRef) error {
 type historyPrinter struct {
 	output string
 	out    io.Writer
-	tw     *tabWriter
-	yaml   yamlPrinter
-	seen   map[string]bool // revisions printed
+	tw     *tabwriter.Writer
+	docs   printers.ResourcePrinter // -o json|yaml, made on first use
+	seen   map[string]bool          // revisions printed
 }
 
 func (p *historyPrinter) print(h objectHistory) error {
@@ -207,7 +208,7 @@ func (p *historyPrinter) print(h objectHistory) error {
 	switch {
 	case p.output == "":
 		if p.tw == nil {
-			p.tw = newTabWriter(p.out)
+			p.tw = printers.GetNewTabWriter(p.out)
 			fmt.Fprintln(p.tw, "REVISION\tAGE\tMANAGER\tCHANGE")
 		}
 		writeHistoryRows(p.tw, fresh)
@@ -230,10 +231,10 @@ func (p *historyPrinter) print(h objectHistory) error {
 }
 
 func (p *historyPrinter) document(v map[string]any) error {
-	if p.output == "json" {
-		return jsonPrinter{}.PrintObj(v, p.out)
+	if p.docs == nil {
+		p.docs = documentPrinter(p.output)
 	}
-	return p.yaml.PrintObj(v, p.out)
+	return printDocument(p.docs, v, p.out)
 }
 
 // historyDocuments turns revisions into the items of -o json|yaml: the
@@ -268,6 +269,6 @@ func writeHistoryRows(w io.Writer, entries []historyEntry) {
 		if change == "" {
 			change = "<none>"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", it.Revision, translateAge(it.Time), escapeTerminal(it.Manager), escapeTerminal(change))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", it.Revision, translateAge(it.Time), printers.EscapeTerminal(it.Manager), printers.EscapeTerminal(change))
 	}
 }

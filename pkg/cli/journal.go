@@ -13,7 +13,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/liggitt/tabwriter"
+
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/rest"
 )
 
@@ -26,7 +30,7 @@ type journalOptions struct {
 	AllNamespaces bool
 	Output        string
 	Watch         bool
-	streams       IOStreams
+	streams       genericiooptions.IOStreams
 }
 
 // journalList is the server's answer: the selected passes, oldest first,
@@ -57,7 +61,7 @@ type journalRef struct {
 	Name      string `json:"name"`
 }
 
-func newJournalCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newJournalCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &journalOptions{streams: streams}
 	cmd := &cobra.Command{
 		Use:   "journal [TYPE/NAME | TYPE NAME | TYPE] [-n NS | -A] [-w] [-o json|yaml]",
@@ -201,8 +205,8 @@ type journalPrinter struct {
 	output     string
 	out        io.Writer
 	namespaces bool // -A: a NAMESPACE column first
-	tw         *tabWriter
-	yaml       yamlPrinter
+	tw         *tabwriter.Writer
+	docs       printers.ResourcePrinter // -o json|yaml, made on first use
 }
 
 func (p *journalPrinter) list(items []journalEntry) error {
@@ -233,7 +237,7 @@ func (p *journalPrinter) pass(it journalEntry) error {
 
 func (p *journalPrinter) rows(items []journalEntry) error {
 	if p.tw == nil {
-		p.tw = newTabWriter(p.out)
+		p.tw = printers.GetNewTabWriter(p.out)
 		if p.namespaces {
 			fmt.Fprint(p.tw, "NAMESPACE\t")
 		}
@@ -247,18 +251,18 @@ func (p *journalPrinter) rows(items []journalEntry) error {
 		if it.Error != "" {
 			action += " (failed, will retry)" // -o yaml|json say why
 		}
-		fmt.Fprintf(p.tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Time.Local().Format("15:04:05.000"), escapeTerminal(it.Controller),
-			escapeTerminal(strings.ToLower(it.Object.Kind)+"/"+it.Object.Name),
-			escapeTerminal(orNone(it.Desired)), escapeTerminal(orNone(it.Observed)), escapeTerminal(action))
+		fmt.Fprintf(p.tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Time.Local().Format("15:04:05.000"), printers.EscapeTerminal(it.Controller),
+			printers.EscapeTerminal(strings.ToLower(it.Object.Kind)+"/"+it.Object.Name),
+			printers.EscapeTerminal(orNone(it.Desired)), printers.EscapeTerminal(orNone(it.Observed)), printers.EscapeTerminal(action))
 	}
 	return p.tw.Flush()
 }
 
 func (p *journalPrinter) document(v map[string]any) error {
-	if p.output == "json" {
-		return jsonPrinter{}.PrintObj(v, p.out)
+	if p.docs == nil {
+		p.docs = documentPrinter(p.output)
 	}
-	return p.yaml.PrintObj(v, p.out)
+	return printDocument(p.docs, v, p.out)
 }
 
 // journalDocument is a pass as -o json|yaml prints it: the server's fields.

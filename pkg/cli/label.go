@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -161,7 +162,7 @@ func patchMetadata(ctx context.Context, client dynamic.ResourceInterface, info *
 	return err
 }
 
-func newLabelCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newLabelCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var overwrite bool
 	cmd := &cobra.Command{

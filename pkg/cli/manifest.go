@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
 )
@@ -256,15 +255,6 @@ func (i *objectInfo) kindName() string {
 func (i *objectInfo) String() string {
 	return fmt.Sprintf("Resource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q",
 		i.Mapping.Resource.String(), i.Mapping.GroupVersionKind.String(), i.Name, i.Namespace)
-}
-
-// kindString is the lower-case kind with its group: "deployment.apps", "pod".
-func kindString(gk schema.GroupKind) string {
-	k := strings.ToLower(gk.Kind)
-	if gk.Group == "" {
-		return k
-	}
-	return k + "." + gk.Group
 }
 
 // addSourceToErr is kubectl's wording for a failure on an object from a file:

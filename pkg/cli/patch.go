@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -29,7 +30,7 @@ type patchOptions struct {
 	patchType string
 }
 
-func newPatchCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newPatchCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &patchOptions{}
 	cmd := &cobra.Command{
 		Use:   "patch (-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE]",

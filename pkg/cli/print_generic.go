@@ -1,29 +1,19 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 
-	"k8s.io/client-go/util/jsonpath"
-	"sigs.k8s.io/yaml"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/printers"
 )
-
-// objectPrinter prints whole objects (decoded JSON) for -o name, json,
-// yaml, jsonpath and custom-columns. A list is a map with "kind": "List"
-// and "items"; a watch event is passed as its type and object.
-type objectPrinter interface {
-	PrintObj(obj map[string]any, w io.Writer) error
-	// PrintEvent prints one object that arrived in a watch event (for
-	// --output-watch-events eventType is its type, else "").
-	PrintEvent(eventType string, obj map[string]any, w io.Writer) error
-}
 
 // getOutputFormats are the -o values get accepts besides wide and the
 // default table (kubectl also has go-template, which minictl lacks).
@@ -36,16 +26,20 @@ func noCompatiblePrinterError(format string, allowed []string) error {
 	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: %s", format, strings.Join(a, ","))
 }
 
-// newObjectPrinter builds the printer for -o output (not "" or "wide").
-func newObjectPrinter(output string, noHeaders bool) (objectPrinter, error) {
+// newObjectPrinter builds the printer for -o output (not "" or "wide"):
+// cli-runtime's name, JSON, YAML and JSONPath printers, or our
+// custom-columns printer (kubectl keeps that one outside cli-runtime too).
+// The flag parsing around them is kubectl's, which lives in cli-runtime's
+// genericclioptions (not imported, see doc.go).
+func newObjectPrinter(output string, noHeaders bool) (printers.ResourcePrinter, error) {
 	format, value, hasValue := strings.Cut(output, "=")
 	switch format {
 	case "name":
-		return namePrinter{}, nil
+		return &printers.NamePrinter{}, nil
 	case "json":
-		return &jsonPrinter{}, nil
+		return &printers.JSONPrinter{}, nil
 	case "yaml":
-		return &yamlPrinter{}, nil
+		return &printers.YAMLPrinter{}, nil
 	case "jsonpath", "jsonpath-file", "jsonpath-as-json":
 		if !hasValue || value == "" {
 			return nil, fmt.Errorf("template format specified but no template given")
@@ -75,286 +69,98 @@ func newObjectPrinter(output string, noHeaders bool) (objectPrinter, error) {
 	return nil, noCompatiblePrinterError(format, getOutputFormats)
 }
 
-// namePrinter prints "kind.group/name" per object ("pod/web-x" for the
-// core group), for every item of a list.
-type namePrinter struct{}
-
-func (p namePrinter) PrintObj(obj map[string]any, w io.Writer) error {
-	if items, ok := listItems(obj); ok {
-		for _, it := range items {
-			if err := p.PrintObj(it, w); err != nil {
-				return err
-			}
-		}
-		return nil
+// newJSONPathPrinter is cli-runtime's JSONPath printer set up as kubectl
+// sets it up: missing keys print nothing.
+func newJSONPathPrinter(tmpl string, asJSON bool) (*printers.JSONPathPrinter, error) {
+	p, err := printers.NewJSONPathPrinter(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("error parsing jsonpath %s, %v", tmpl, err)
 	}
-	_, err := fmt.Fprintln(w, objectName(obj))
-	return err
+	p.AllowMissingKeys(true)
+	p.EnableJSONOutput(asJSON)
+	return p, nil
 }
 
-func (p namePrinter) PrintEvent(_ string, obj map[string]any, w io.Writer) error {
+// omitManagedFields wraps the JSON and YAML printers, as kubectl's print
+// flags do, so that they leave managedFields out unless show. The other
+// formats, and watch events, see whole objects, as in kubectl.
+func omitManagedFields(output string, show bool, p printers.ResourcePrinter) printers.ResourcePrinter {
+	if show || (output != "json" && output != "yaml") {
+		return p
+	}
+	return &printers.OmitManagedFieldsPrinter{Delegate: p}
+}
+
+// kindString is kubectl's lower-case kind with its group, the first half
+// of "deployment.apps/web"; core kinds have no group ("pod").
+func kindString(gk schema.GroupKind) string {
+	k := strings.ToLower(gk.Kind)
+	if gk.Group == "" {
+		return k
+	}
+	return k + "." + gk.Group
+}
+
+// asObject wraps a decoded object for the printers: a list (a map with
+// "items") as an UnstructuredList, anything else as an Unstructured.
+func asObject(obj map[string]any) runtime.Object {
+	if _, isList := obj["items"]; isList {
+		list := &unstructured.UnstructuredList{}
+		list.SetUnstructuredContent(obj)
+		return list
+	}
+	return &unstructured.Unstructured{Object: obj}
+}
+
+// asList is the v1 List kubectl prints several objects as.
+func asList(objs []map[string]any) *unstructured.UnstructuredList {
+	list := &unstructured.UnstructuredList{Object: map[string]any{
+		"apiVersion": "v1",
+		"kind":       "List",
+		"metadata":   map[string]any{"resourceVersion": ""},
+	}}
+	for _, o := range objs {
+		list.Items = append(list.Items, unstructured.Unstructured{Object: o})
+	}
+	return list
+}
+
+// asDocument wraps a value that is no API object (it has no kind, so the
+// printers would refuse it) as raw JSON, which the JSON and YAML printers
+// print as it is.
+func asDocument(v any) (runtime.Object, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &runtime.Unknown{Raw: data}, nil
+}
+
+// documentPrinter is the printer of minictl's own -o json|yaml documents
+// (history, journal). Keep one per run: YAML documents after the first
+// start with "---".
+func documentPrinter(output string) printers.ResourcePrinter {
+	if output == "json" {
+		return &printers.JSONPrinter{}
+	}
+	return &printers.YAMLPrinter{}
+}
+
+// printDocument prints v, which need not be an API object, with p.
+func printDocument(p printers.ResourcePrinter, v any, w io.Writer) error {
+	obj, err := asDocument(v)
+	if err != nil {
+		return err
+	}
 	return p.PrintObj(obj, w)
 }
 
-// objectName is kubectl's "kind.group/name" for a decoded object.
-func objectName(obj map[string]any) string {
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	md, _ := obj["metadata"].(map[string]any)
-	name, _ := md["name"].(string)
-	group := ""
-	if i := strings.Index(apiVersion, "/"); i >= 0 {
-		group = apiVersion[:i]
-	}
-	return ResourceString(group, kind, name)
-}
-
-// ResourceString is kubectl's name for an object in messages and -o name:
-// "deployment.apps/web", or "pod/web-x" for the core group.
-func ResourceString(group, kind, name string) string {
-	k := strings.ToLower(kind)
-	if group != "" {
-		k += "." + group
-	}
-	return k + "/" + name
-}
-
-// jsonPrinter prints objects indented by four spaces, watch events as
-// one compact line each.
-type jsonPrinter struct{}
-
-func (jsonPrinter) PrintObj(obj map[string]any, w io.Writer) error {
-	data, err := json.MarshalIndent(obj, "", "    ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-func (p jsonPrinter) PrintEvent(eventType string, obj map[string]any, w io.Writer) error {
+// asWatchEvent is what kubectl prints for an object that arrived in a
+// watch: with --output-watch-events (eventType set) the event itself,
+// otherwise the object.
+func asWatchEvent(eventType string, obj runtime.Object) runtime.Object {
 	if eventType == "" {
-		return p.PrintObj(obj, w)
+		return obj
 	}
-	data, err := json.Marshal(map[string]any{"type": eventType, "object": obj})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-// yamlPrinter separates the second and later documents with "---".
-type yamlPrinter struct{ count int }
-
-func (p *yamlPrinter) PrintObj(obj map[string]any, w io.Writer) error {
-	return p.print(obj, w)
-}
-
-func (p *yamlPrinter) PrintEvent(eventType string, obj map[string]any, w io.Writer) error {
-	if eventType == "" {
-		return p.print(obj, w)
-	}
-	data, err := yaml.Marshal(map[string]any{"type": eventType, "object": obj})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-func (p *yamlPrinter) print(v any, w io.Writer) error {
-	p.count++
-	if p.count > 1 {
-		if _, err := io.WriteString(w, "---\n"); err != nil {
-			return err
-		}
-	}
-	data, err := yaml.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// jsonPathPrinter runs a client-go jsonpath template with missing keys
-// allowed, as kubectl does; it adds no newline of its own.
-type jsonPathPrinter struct {
-	raw string
-	jp  *jsonpath.JSONPath
-}
-
-func newJSONPathPrinter(tmpl string, asJSON bool) (*jsonPathPrinter, error) {
-	jp := jsonpath.New("out")
-	if err := jp.Parse(tmpl); err != nil {
-		return nil, fmt.Errorf("error parsing jsonpath %s, %v", tmpl, err)
-	}
-	jp.AllowMissingKeys(true)
-	jp.EnableJSONOutput(asJSON)
-	return &jsonPathPrinter{raw: tmpl, jp: jp}, nil
-}
-
-func (p *jsonPathPrinter) PrintObj(obj map[string]any, w io.Writer) error {
-	if err := p.jp.Execute(w, obj); err != nil {
-		return kubectlErrorf("error executing jsonpath %q: Error executing template: %v. Printing more information for debugging the template:\n\ttemplate was:\n\t\t%v\n\tobject given to jsonpath engine was:\n\t\t%#v\n\n", p.raw, err, p.raw, obj)
-	}
-	return nil
-}
-
-func (p *jsonPathPrinter) PrintEvent(eventType string, obj map[string]any, w io.Writer) error {
-	if eventType == "" {
-		return p.PrintObj(obj, w)
-	}
-	return p.PrintObj(map[string]any{"type": eventType, "object": obj}, w)
-}
-
-// customColumnsPrinter prints one row per object, each cell the comma-joined
-// results of a jsonpath, "<none>" when there are none.
-type customColumnsPrinter struct {
-	headers       []string
-	specs         []string
-	noHeaders     bool
-	printedHeader bool
-}
-
-var relaxedJSONPath = regexp.MustCompile(`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`)
-
-// relaxedJSONPathExpression accepts "a.b", ".a.b", "{a.b}" and "{.a.b}"
-// and returns "{.a.b}".
-func relaxedJSONPathExpression(expr string) (string, error) {
-	if expr == "" {
-		return expr, nil
-	}
-	m := relaxedJSONPath.FindStringSubmatch(expr)
-	if m == nil {
-		return "", fmt.Errorf("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'")
-	}
-	if m[1] != "" {
-		return "{." + m[1] + "}", nil
-	}
-	return "{." + m[2] + "}", nil
-}
-
-func customColumnsFromSpec(spec string, noHeaders bool) (*customColumnsPrinter, error) {
-	p := &customColumnsPrinter{noHeaders: noHeaders}
-	for _, part := range strings.Split(spec, ",") {
-		header, path, ok := strings.Cut(part, ":")
-		if !ok {
-			return nil, fmt.Errorf("unexpected custom-columns spec: %s, expected <header>:<json-path-expr>", part)
-		}
-		expr, err := relaxedJSONPathExpression(path)
-		if err != nil {
-			return nil, err
-		}
-		p.headers, p.specs = append(p.headers, header), append(p.specs, expr)
-	}
-	return p, nil
-}
-
-func customColumnsFromTemplate(r io.Reader) (*customColumnsPrinter, error) {
-	sc := bufio.NewScanner(r)
-	if !sc.Scan() {
-		return nil, kubectlErrorf("invalid template, missing header line. Expected format is one line of space separated headers, one line of space separated column specs.")
-	}
-	headers := strings.Fields(sc.Text())
-	if !sc.Scan() {
-		return nil, kubectlErrorf("invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs.")
-	}
-	specs := strings.Fields(sc.Text())
-	if len(headers) != len(specs) {
-		return nil, fmt.Errorf("number of headers (%d) and field specifications (%d) don't match", len(headers), len(specs))
-	}
-	p := &customColumnsPrinter{headers: headers}
-	for _, s := range specs {
-		expr, err := relaxedJSONPathExpression(s)
-		if err != nil {
-			return nil, err
-		}
-		p.specs = append(p.specs, expr)
-	}
-	return p, nil
-}
-
-// PrintObj lays the columns out with kubectl's tab writer: the caller's
-// (a watch keeps one for all events) or one of its own.
-func (p *customColumnsPrinter) PrintObj(obj map[string]any, out io.Writer) error {
-	w, ok := out.(*tabWriter)
-	if !ok {
-		w = newTabWriter(out)
-		defer w.Flush()
-	}
-	if !p.noHeaders && !p.printedHeader {
-		fmt.Fprintln(w, strings.Join(p.headers, "\t"))
-		p.printedHeader = true
-	}
-	parsers := make([]*jsonpath.JSONPath, len(p.specs))
-	for i, s := range p.specs {
-		parsers[i] = jsonpath.New(fmt.Sprintf("column%d", i)).AllowMissingKeys(true)
-		if err := parsers[i].Parse(s); err != nil {
-			return err
-		}
-	}
-	if items, ok := listItems(obj); ok {
-		for _, it := range items {
-			if err := p.printRow(it, parsers, w); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return p.printRow(obj, parsers, w)
-}
-
-func (p *customColumnsPrinter) PrintEvent(eventType string, obj map[string]any, w io.Writer) error {
-	if eventType == "" {
-		return p.PrintObj(obj, w)
-	}
-	return p.PrintObj(map[string]any{"type": eventType, "object": obj}, w)
-}
-
-func (p *customColumnsPrinter) printRow(obj map[string]any, parsers []*jsonpath.JSONPath, w io.Writer) error {
-	cells := make([]string, len(parsers))
-	for i, jp := range parsers {
-		values, err := jp.FindResults(obj)
-		if err != nil {
-			return err
-		}
-		var vs []string
-		if len(values) == 0 || len(values[0]) == 0 {
-			vs = append(vs, "<none>")
-		}
-		for _, arr := range values {
-			for _, v := range arr {
-				vs = append(vs, escapeTerminal(fmt.Sprint(valueInterface(v))))
-			}
-		}
-		cells[i] = strings.Join(vs, ",")
-	}
-	_, err := fmt.Fprintln(w, strings.Join(cells, "\t"))
-	return err
-}
-
-func valueInterface(v reflect.Value) any {
-	if !v.IsValid() {
-		return nil
-	}
-	return v.Interface()
-}
-
-// listItems returns the items of a decoded list object.
-func listItems(obj map[string]any) ([]map[string]any, bool) {
-	raw, ok := obj["items"].([]any)
-	if !ok {
-		if _, isList := obj["items"]; !isList {
-			return nil, false
-		}
-	}
-	items := make([]map[string]any, 0, len(raw))
-	for _, it := range raw {
-		if m, ok := it.(map[string]any); ok {
-			items = append(items, m)
-		}
-	}
-	return items, true
+	return &metav1.WatchEvent{Type: eventType, Object: runtime.RawExtension{Object: obj}}
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/printers"
 )
 
 // deployTable is a server Table like miniapi's for one deployment.
@@ -22,7 +23,7 @@ func deployTable(t *testing.T, name, ns string, labels map[string]string) *metav
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &metav1.Table{
+	t2 := &metav1.Table{
 		ColumnDefinitions: []metav1.TableColumnDefinition{
 			{Name: "Name", Type: "string", Format: "name"},
 			{Name: "Ready", Type: "string"},
@@ -36,15 +37,17 @@ func deployTable(t *testing.T, name, ns string, labels map[string]string) *metav
 			Object: runtime.RawExtension{Raw: raw},
 		}},
 	}
+	decodeRowObjects(t2)
+	return t2
 }
 
-func printOne(t *testing.T, opts tableOptions, tables ...*metav1.Table) string {
+func printOne(t *testing.T, opts printers.PrintOptions, tables ...*metav1.Table) string {
 	t.Helper()
 	var out bytes.Buffer
-	w := newTabWriter(&out)
-	p := newTablePrinter(opts)
+	w := printers.GetNewTabWriter(&out)
+	p := printers.NewTablePrinter(opts)
 	for _, tb := range tables {
-		if err := p.Print(w, tb, ""); err != nil {
+		if err := p.PrintObj(tb, w); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,12 +56,12 @@ func printOne(t *testing.T, opts tableOptions, tables ...*metav1.Table) string {
 }
 
 func TestTablePrinterDefaultAndWide(t *testing.T) {
-	got := printOne(t, tableOptions{}, deployTable(t, "web", "default", nil))
+	got := printOne(t, printers.PrintOptions{}, deployTable(t, "web", "default", nil))
 	want := "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    0/3     3            0           2s\n"
 	if got != want {
 		t.Errorf("default:\n%q\nwant\n%q", got, want)
 	}
-	got = printOne(t, tableOptions{Wide: true}, deployTable(t, "web", "default", nil))
+	got = printOne(t, printers.PrintOptions{Wide: true}, deployTable(t, "web", "default", nil))
 	if !strings.HasPrefix(got, "NAME   READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS\n") || !strings.Contains(got, "2s    nginx\n") {
 		t.Errorf("wide:\n%s", got)
 	}
@@ -67,7 +70,7 @@ func TestTablePrinterDefaultAndWide(t *testing.T) {
 func TestTablePrinterHeaderOncePerColumnSet(t *testing.T) {
 	second := deployTable(t, "api", "default", nil)
 	second.ColumnDefinitions = nil // as in watch events after the first
-	got := printOne(t, tableOptions{}, deployTable(t, "web", "default", nil), second)
+	got := printOne(t, printers.PrintOptions{}, deployTable(t, "web", "default", nil), second)
 	if strings.Count(got, "NAME") != 1 || !strings.Contains(got, "\napi ") {
 		t.Errorf("got:\n%s", got)
 	}
@@ -75,7 +78,7 @@ func TestTablePrinterHeaderOncePerColumnSet(t *testing.T) {
 
 func TestTablePrinterDecorations(t *testing.T) {
 	tb := deployTable(t, "web", "prod", map[string]string{"app": "web", "tier": "front"})
-	got := printOne(t, tableOptions{
+	got := printOne(t, printers.PrintOptions{
 		WithNamespace: true, ShowLabels: true, ColumnLabels: []string{"example.com/tier", "missing"},
 		WithKind: true, Kind: schema.GroupKind{Group: "apps", Kind: "Deployment"},
 	}, tb)
@@ -96,7 +99,7 @@ func TestTablePrinterDecorations(t *testing.T) {
 func TestTablePrinterEmptyTablePrintsNothing(t *testing.T) {
 	tb := deployTable(t, "web", "default", nil)
 	tb.Rows = nil
-	if got := printOne(t, tableOptions{}, tb); got != "" {
+	if got := printOne(t, printers.PrintOptions{}, tb); got != "" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -105,8 +108,8 @@ func TestTablePrinterEventColumnAndCells(t *testing.T) {
 	tb := deployTable(t, "web", "default", nil)
 	tb.Rows[0].Cells[1] = "line1\nline2"
 	var out bytes.Buffer
-	w := newTabWriter(&out)
-	if err := newTablePrinter(tableOptions{EventColumn: true}).Print(w, tb, "ADDED"); err != nil {
+	w := printers.GetNewTabWriter(&out)
+	if err := printers.NewTablePrinter(printers.PrintOptions{}).PrintObj(asWatchEvent("ADDED", tb), w); err != nil {
 		t.Fatal(err)
 	}
 	w.Flush()
@@ -131,8 +134,8 @@ func printGen(t *testing.T, output string, obj map[string]any) (string, error) {
 		return "", err
 	}
 	var out bytes.Buffer
-	w := newTabWriter(&out)
-	err = p.PrintObj(obj, w)
+	w := printers.GetNewTabWriter(&out)
+	err = p.PrintObj(asObject(obj), w)
 	w.Flush()
 	return out.String(), err
 }
@@ -189,9 +192,9 @@ func TestObjectPrinterErrors(t *testing.T) {
 func TestYAMLPrinterSeparatesDocuments(t *testing.T) {
 	p, _ := newObjectPrinter("yaml", false)
 	var out bytes.Buffer
-	p.PrintObj(map[string]any{"a": int64(1)}, &out)
-	p.PrintObj(map[string]any{"a": int64(2)}, &out)
-	if out.String() != "a: 1\n---\na: 2\n" {
+	p.PrintObj(asObject(map[string]any{"kind": "A", "a": int64(1)}), &out)
+	p.PrintObj(asObject(map[string]any{"kind": "A", "a": int64(2)}), &out)
+	if out.String() != "a: 1\nkind: A\n---\na: 2\nkind: A\n" {
 		t.Errorf("got %q", out.String())
 	}
 }
@@ -223,6 +226,56 @@ func TestRelaxedJSONPathExpression(t *testing.T) {
 		got, err := relaxedJSONPathExpression(in)
 		if err != nil || got != want {
 			t.Errorf("%q: got %q, %v", in, got, err)
+		}
+	}
+}
+
+func TestWatchEventsPrintAsKubectl(t *testing.T) {
+	pod := asObject(map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "web-x"}})
+	var out bytes.Buffer
+	if err := (&printers.JSONPrinter{}).PrintObj(asWatchEvent("ADDED", pod), &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-x"}}}` + "\n"; out.String() != want {
+		t.Errorf("json event:\ngot  %q\nwant %q", out.String(), want)
+	}
+	out.Reset()
+	p := &printers.YAMLPrinter{}
+	for _, typ := range []string{"ADDED", "MODIFIED"} {
+		if err := p.PrintObj(asWatchEvent(typ, pod), &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Count(out.String(), "---\n") != 1 || !strings.HasSuffix(out.String(), "type: MODIFIED\n") {
+		t.Errorf("yaml events, separated as documents:\n%s", out.String())
+	}
+	if asWatchEvent("", pod) != pod {
+		t.Error("without --output-watch-events the object prints as itself")
+	}
+}
+
+func TestManagedFieldsOmittedByJSONAndYAMLOnly(t *testing.T) {
+	obj := func() map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "c", "managedFields": []any{map[string]any{"manager": "m"}}}}
+	}
+	cases := map[string]bool{"yaml": false, "json": false, "jsonpath={.metadata.managedFields[0].manager}": true}
+	for output, kept := range cases {
+		p, err := newObjectPrinter(output, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := omitManagedFields(output, false, p).PrintObj(asObject(obj()), &out); err != nil {
+			t.Fatal(err)
+		}
+		printed := func() bool { return out.String() == "m" || strings.Contains(out.String(), "managedFields") }
+		if got := printed(); got != kept {
+			t.Errorf("-o %s: manager printed=%v, want %v:\n%s", output, got, kept, out.String())
+		}
+		out.Reset()
+		if err := omitManagedFields(output, true, p).PrintObj(asObject(obj()), &out); err != nil || !printed() {
+			t.Errorf("-o %s --show-managed-fields: %v\n%s", output, err, out.String())
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -30,7 +31,7 @@ const (
 	fieldManagerRollout       = "kubectl-rollout"
 )
 
-func newRolloutCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRolloutCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rollout SUBCOMMAND",
 		Short: "Manage the rollout of a resource",
@@ -51,7 +52,7 @@ func newRolloutCmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // rolloutDeployments resolves rollout's arguments to Deployments (the only
 // kind minictl rolls out) and fetches each one.
-func rolloutDeployments(ctx context.Context, f *Factory, streams IOStreams, args []string, t targetFlags) (*writeEnv, []*appsv1.Deployment, error) {
+func rolloutDeployments(ctx context.Context, f *Factory, streams genericiooptions.IOStreams, args []string, t targetFlags) (*writeEnv, []*appsv1.Deployment, error) {
 	env, err := newWriteEnv(f, streams)
 	if err != nil {
 		return nil, nil, err
@@ -156,7 +157,7 @@ func twoWayDeploymentPatch(before, after *appsv1.Deployment) ([]byte, error) {
 	return strategicpatch.CreateTwoWayMergePatch(a, b, appsv1.Deployment{})
 }
 
-func newRolloutRestartCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRolloutRestartCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	cmd := &cobra.Command{
 		Use:   "restart RESOURCE",
@@ -186,7 +187,7 @@ func newRolloutRestartCmd(f *Factory, streams IOStreams) *cobra.Command {
 	return cmd
 }
 
-func newRolloutPauseResumeCmd(f *Factory, streams IOStreams, pause bool) *cobra.Command {
+func newRolloutPauseResumeCmd(f *Factory, streams genericiooptions.IOStreams, pause bool) *cobra.Command {
 	var t targetFlags
 	use, done, short := "resume RESOURCE", "resumed", "Resume a paused resource"
 	if pause {

@@ -8,9 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-func newRolloutHistoryCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRolloutHistoryCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var revision int64
 	cmd := &cobra.Command{

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	watchtools "k8s.io/client-go/tools/watch"
 )
 
@@ -56,7 +57,7 @@ func deploymentRolloutStatus(d *appsv1.Deployment, revision int64) (string, bool
 	return fmt.Sprintf("deployment %q successfully rolled out\n", d.Name), true, nil
 }
 
-func newRolloutStatusCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRolloutStatusCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var watchFlag bool
 	var revision int64

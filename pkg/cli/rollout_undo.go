@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -23,7 +24,7 @@ var rollbackKeepAnnotations = map[string]bool{
 	appsv1.DeprecatedRollbackTo: true,
 }
 
-func newRolloutUndoCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRolloutUndoCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var t targetFlags
 	var toRevision int64
 	cmd := &cobra.Command{

@@ -9,24 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 )
 
-// IOStreams are the standard streams a command reads and writes. Tests
-// substitute buffers.
-type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
-}
-
 // StdStreams are the process's stdin, stdout and stderr.
-func StdStreams() IOStreams {
-	return IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+func StdStreams() genericiooptions.IOStreams {
+	return genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 }
 
 // NewRootCmd builds the minictl command tree with kubectl's global flags.
-func NewRootCmd(streams IOStreams) *cobra.Command {
+func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "minictl",
 		Short: "minictl controls a miniapi (or any Kubernetes) API server",
@@ -89,7 +82,7 @@ func normalizeFlagName(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 
 // Execute runs minictl with args and returns the process exit status. It
 // prints errors in kubectl's words and turns a panic into a one-line error.
-func Execute(args []string, streams IOStreams) (code int) {
+func Execute(args []string, streams genericiooptions.IOStreams) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(streams.ErrOut, "error: internal error: %v\n", r)

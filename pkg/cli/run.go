@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
 const fieldManagerRun = "kubectl-run"
@@ -40,7 +41,7 @@ type runSpec struct {
 	privileged  bool
 }
 
-func newRunCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newRunCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var o runFlags
 	cmd := &cobra.Command{
 		Use:   `run NAME --image=image [--env="key=value"] [--port=port] [--dry-run=server|client] [--command] -- [COMMAND] [args...]`,
@@ -90,7 +91,7 @@ func newRunCmd(f *Factory, streams IOStreams) *cobra.Command {
 }
 
 // complete reads the flags in kubectl's order, each with its message.
-func (o *runFlags) complete(cmd *cobra.Command, streams IOStreams) (runSpec, dryRunMode, error) {
+func (o *runFlags) complete(cmd *cobra.Command, streams genericiooptions.IOStreams) (runSpec, dryRunMode, error) {
 	spec := runSpec{image: o.image, port: o.port, command: o.command, privileged: o.privileged}
 	var err error
 	if spec.annotations, err = parseRunAnnotations(o.annotations); err != nil {

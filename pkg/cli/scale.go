@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/rest"
 )
 
@@ -27,7 +28,7 @@ type scaleOptions struct {
 	All             bool
 	Timeout         time.Duration
 	Output          string
-	streams         IOStreams
+	streams         genericiooptions.IOStreams
 }
 
 // preconditionError is kubectl's "Expected replicas to be 1, was 5".
@@ -37,7 +38,7 @@ func (e preconditionError) Error() string {
 	return fmt.Sprintf("Expected %s to be %s, was %s", e.what, e.expected, e.actual)
 }
 
-func newScaleCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newScaleCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &scaleOptions{Replicas: -1, CurrentReplicas: -1, streams: streams}
 	cmd := &cobra.Command{
 		Use:   "scale [--resource-version=version] [--current-replicas=count] --replicas=COUNT (-f FILENAME | TYPE NAME)",
@@ -103,8 +104,7 @@ func (o *scaleOptions) run(ctx context.Context, f *Factory, args []string) error
 		if err := o.scaleOne(ctx, c, t, ns); err != nil {
 			return err
 		}
-		gk := t.ref.Mapping.GroupVersionKind
-		line := ResourceString(gk.Group, gk.Kind, t.name)
+		line := kindString(t.ref.Mapping.GroupVersionKind.GroupKind()) + "/" + t.name
 		if o.Output != "name" {
 			line += " scaled"
 		}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -28,7 +29,7 @@ type setImageOptions struct {
 	changeCause string
 }
 
-func newSetImageCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newSetImageCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &setImageOptions{}
 	cmd := &cobra.Command{
 		Use:   "image (-f FILENAME | TYPE NAME) CONTAINER_NAME_1=CONTAINER_IMAGE_1 ... CONTAINER_NAME_N=CONTAINER_IMAGE_N",
@@ -60,7 +61,7 @@ func newSetImageCmd(f *Factory, streams IOStreams) *cobra.Command {
 
 // run follows kubectl's order: --dry-run, -o, the arguments, the objects
 // (all fetched before anything is changed), then the checks of Validate.
-func (o *setImageOptions) run(ctx context.Context, f *Factory, streams IOStreams, args []string) error {
+func (o *setImageOptions) run(ctx context.Context, f *Factory, streams genericiooptions.IOStreams, args []string) error {
 	mode, err := o.g.complete(streams.ErrOut)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/util/jsonpath"
 )
 
@@ -96,14 +96,41 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// decodeRowObject decodes the object embedded in a Table row.
-func decodeRowObject(row metav1.TableRow) (map[string]any, bool) {
-	if len(row.Object.Raw) == 0 {
+// rowObject is the object a Table row carries (decoded by decodeTable):
+// its metadata, or the full object with includeObject=Object.
+func rowObject(row metav1.TableRow) (map[string]any, bool) {
+	u, ok := row.Object.Object.(runtime.Unstructured)
+	if !ok {
 		return nil, false
 	}
-	var m map[string]any
-	if err := utiljson.Unmarshal(row.Object.Raw, &m); err != nil {
-		return nil, false
+	return u.UnstructuredContent(), true
+}
+
+// sortTableRows orders the rows of table by the value of a jsonpath
+// expression over each row's full object (requested with
+// includeObject=Object). kubectl keeps its sorter outside cli-runtime.
+func sortTableRows(table *metav1.Table, expr string) error {
+	if len(table.Rows) < 2 {
+		return nil
 	}
-	return m, true
+	keys := make([]any, len(table.Rows))
+	for i, row := range table.Rows {
+		obj, _ := rowObject(row)
+		v, err := sortValue(obj, expr)
+		if err != nil {
+			return err
+		}
+		keys[i] = v
+	}
+	idx := make([]int, len(table.Rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return lessValue(keys[idx[a]], keys[idx[b]]) })
+	rows := make([]metav1.TableRow, len(idx))
+	for i, j := range idx {
+		rows[i] = table.Rows[j]
+	}
+	table.Rows = rows
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	apimachineryversion "k8s.io/apimachinery/pkg/version"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 )
@@ -34,7 +35,7 @@ func clientVersionInfo() *apimachineryversion.Info {
 	}
 }
 
-func newVersionCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newVersionCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	var clientOnly bool
 	var output string
 	cmd := &cobra.Command{
@@ -74,7 +75,7 @@ func serverVersion(f *Factory) (*apimachineryversion.Info, error) {
 	return d.ServerVersion()
 }
 
-func printVersion(streams IOStreams, info versionInfo, output string) error {
+func printVersion(streams genericiooptions.IOStreams, info versionInfo, output string) error {
 	switch output {
 	case "yaml":
 		b, err := yaml.Marshal(&info)

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	watchtools "k8s.io/client-go/tools/watch"
 )
 
@@ -26,7 +27,7 @@ type waitOptions struct {
 	conds []waitCondition
 }
 
-func newWaitCmd(f *Factory, streams IOStreams) *cobra.Command {
+func newWaitCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &waitOptions{}
 	cmd := &cobra.Command{
 		Use:   "wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]]",
@@ -57,7 +58,7 @@ func (o *waitOptions) has(kind waitKind) bool {
 // every condition on every object in turn, printing "KIND/NAME condition
 // met" for each condition met. Like kubectl, a failure on one object does
 // not stop the others; all failures are reported at the end.
-func (o *waitOptions) run(ctx context.Context, f *Factory, streams IOStreams, args []string) error {
+func (o *waitOptions) run(ctx context.Context, f *Factory, streams genericiooptions.IOStreams, args []string) error {
 	if err := o.g.checkOutput(); err != nil {
 		return err
 	}

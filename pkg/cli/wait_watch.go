@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
@@ -39,7 +40,7 @@ func (o *waitOptions) waitDeleted(ctx context.Context, dyn dynamic.Interface, in
 // waitMet waits until a status condition or jsonpath wait holds for the
 // object, and returns the object as it was then. With --timeout=0 it only
 // checks once.
-func (o *waitOptions) waitMet(ctx context.Context, dyn dynamic.Interface, streams IOStreams, info *objectInfo, c waitCondition) (metav1.Object, error) {
+func (o *waitOptions) waitMet(ctx context.Context, dyn dynamic.Interface, streams genericiooptions.IOStreams, info *objectInfo, c waitCondition) (metav1.Object, error) {
 	notMet := fmt.Errorf("condition not met for %s/%s", info.Mapping.Resource.Resource, info.Name)
 	res := info.client(dyn)
 	if o.timeout == 0 {
