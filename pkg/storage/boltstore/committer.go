@@ -34,6 +34,10 @@ type committer struct {
 	// diskOldest is the revision of the oldest event in the events
 	// bucket; the events before rev+1-HistorySize are deleted.
 	diskOldest int64
+	// referrers maps a kept event's revision to the revision of the
+	// event that refers to its value as the previous one (prevAt), for
+	// trimHistory.
+	referrers map[int64]int64
 }
 
 // commitLoop runs until Close closes s.reqs, then commits what is left.
@@ -93,13 +97,20 @@ func (c *committer) commit(batch []*op) {
 	start := time.Now()
 	results := make([]result, len(batch))
 	var events []storage.Event
+	refs := map[int64]int64{} // this transaction's prevAt references, to -> from
 	rev, oldest := c.rev, c.diskOldest
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		rev, oldest, events = c.rev, c.diskOldest, events[:0]
+		clear(refs)
 		kvs, evs := tx.Bucket(bucketKV), tx.Bucket(bucketEvents)
 		// Events are only ever appended (revision keys grow), so full
 		// pages lose nothing to later inserts: fewer pages to write.
-		evs.FillPercent = 0.9
+		// Objects are mostly created in name order (a controller's
+		// pod-1, pod-2..., a bulk create), where bbolt's default of half
+		// full pages would leave every page but the last half empty; a
+		// tenth is left for objects that grow (a pod's status).
+		evs.FillPercent = 1
+		kvs.FillPercent = 0.9
 		for i, o := range batch {
 			if err := o.ctx.Err(); err != nil {
 				results[i].err = err
@@ -113,9 +124,17 @@ func (c *committer) commit(batch []*op) {
 				results[i].err = opErr
 				continue
 			}
+			c.sharePrevValue(&ev, events)
 			rev++
-			if err := evs.Put(revKey(rev), encodeEvent(ev)); err != nil {
+			// Every event from oldest on is in the bucket, this batch's
+			// included, so an update refers to its previous value there.
+			prevKept := ev.PrevKV != nil && ev.PrevKV.ModRevision >= oldest
+			b := encodeEvent(ev, prevKept)
+			if err := evs.Put(revKey(rev), b); err != nil {
 				return err
+			}
+			if p, ok := prevRef(b); ok {
+				refs[p] = rev
 			}
 			events = append(events, ev)
 			results[i].kv = ev.KV
@@ -124,7 +143,7 @@ func (c *committer) commit(batch []*op) {
 			return errNothingWritten // roll back: no commit, no fsync
 		}
 		var err error
-		oldest, err = trimHistory(evs, oldest, rev-int64(s.opts.HistorySize))
+		oldest, err = trimHistory(evs, oldest, rev-int64(s.opts.HistorySize), c.referrer(refs))
 		if err != nil {
 			return err
 		}
@@ -141,6 +160,7 @@ func (c *committer) commit(batch []*op) {
 			results[i] = result{err: err}
 		}
 	} else {
+		c.remember(refs, c.diskOldest, oldest)
 		c.rev, c.diskOldest = rev, oldest
 		s.rev.Store(rev)
 		if s.opts.OnCommit != nil && len(events) > 0 {
@@ -205,13 +225,80 @@ func precondition(o *op, prev *storage.KV, anyRevision bool) error {
 	return nil
 }
 
+// sharePrevValue points ev's previous value at the bytes of the event
+// that wrote it, still in memory (batch, this transaction's events so far,
+// or the hub's history), instead of the copy read from the kv bucket: the
+// history in memory then holds each value once.
+func (c *committer) sharePrevValue(ev *storage.Event, batch []storage.Event) {
+	if ev.PrevKV == nil {
+		return
+	}
+	p := ev.PrevKV.ModRevision
+	var value []byte
+	var ok bool
+	if i := p - c.rev - 1; i >= 0 {
+		// batch holds revisions c.rev+1, c.rev+2, ... in order.
+		if ok = i < int64(len(batch)) && batch[i].KV.Key == ev.KV.Key; ok {
+			value = batch[i].KV.Value
+		}
+	} else {
+		value, ok = c.store.hub.valueAt(p, ev.KV.Key)
+	}
+	if !ok {
+		return
+	}
+	if ev.Type == storage.Delete {
+		ev.KV.Value = value
+	}
+	ev.PrevKV.Value = value
+}
+
+// referrer finds the event that refers to a revision's value: one of
+// refs, not yet committed, or a committed one.
+func (c *committer) referrer(refs map[int64]int64) func(to int64) (int64, bool) {
+	return func(to int64) (int64, bool) {
+		if from, ok := refs[to]; ok {
+			return from, true
+		}
+		from, ok := c.referrers[to]
+		return from, ok
+	}
+}
+
+// remember records a committed transaction's references and forgets the
+// ones to the events it trimmed, [trimmedFrom, oldest).
+func (c *committer) remember(refs map[int64]int64, trimmedFrom, oldest int64) {
+	for to, from := range refs {
+		c.referrers[to] = from
+	}
+	for rev := trimmedFrom; rev < oldest; rev++ {
+		delete(c.referrers, rev)
+	}
+}
+
 // trimHistory deletes the events at revisions [oldest, cutoff] and returns
-// the new oldest kept revision.
-func trimHistory(evs *bolt.Bucket, oldest, cutoff int64) (int64, error) {
+// the new oldest kept revision. The event that refers to a deleted one's
+// value as its previous value (referrer) is first written again with that
+// value in full, so every kept event can still be read whole.
+func trimHistory(evs *bolt.Bucket, oldest, cutoff int64, referrer func(int64) (int64, bool)) (int64, error) {
 	for ; oldest <= cutoff; oldest++ {
+		if from, ok := referrer(oldest); ok && from > cutoff {
+			if err := inlinePrev(evs, from); err != nil {
+				return oldest, err
+			}
+		}
 		if err := evs.Delete(revKey(oldest)); err != nil {
 			return oldest, err
 		}
 	}
 	return oldest, nil
+}
+
+// inlinePrev rewrites the event at rev with its previous value in full.
+func inlinePrev(evs *bolt.Bucket, rev int64) error {
+	ev, err := decodeEvent(evs.Get(revKey(rev)), eventValues(evs))
+	if err != nil {
+		return err
+	}
+	return evs.Put(revKey(rev), encodeEvent(ev, false))
 }

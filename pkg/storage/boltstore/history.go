@@ -41,6 +41,14 @@ func (h *history) append(ev storage.Event) {
 // oldest is the revision of the oldest kept event; last+1 when none is.
 func (h *history) oldest() int64 { return h.last - int64(h.n) + 1 }
 
+// at returns the kept event at revision rev.
+func (h *history) at(rev int64) (storage.Event, bool) {
+	if rev < h.oldest() || rev > h.last {
+		return storage.Event{}, false
+	}
+	return h.buf[(h.start+int(rev-h.oldest()))%len(h.buf)], true
+}
+
 // since returns the kept events after revision rev under prefix, oldest
 // first. The caller has checked rev >= oldest()-1.
 func (h *history) since(rev int64, prefix string) []storage.Event {

@@ -94,7 +94,7 @@ func changedSince(ctx context.Context, tx *bolt.Tx, prefix string, at, current i
 				return nil, err
 			}
 		}
-		ev, err := decodeEvent(v)
+		ev, err := decodeEvent(v, eventValues(tx.Bucket(bucketEvents)))
 		if err != nil {
 			return nil, err
 		}

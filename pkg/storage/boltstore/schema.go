@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -71,23 +72,60 @@ func decodeRecord(key string, b []byte) (storage.KV, error) {
 
 // An event on disk is
 //
-//	type(1) kv prevFlag(1) [prevKV]
+//	type(1) kv prevForm(1) [prev]
 //
-// where each kv is uvarint(len key) key createRev(8) modRev(8)
-// uvarint(len value) value. The event's revision is its bucket key.
-func encodeEvent(ev storage.Event) []byte {
+// where kv is uvarint(len key) key createRev(8) modRev(8) uvarint(len
+// value) value, and the event's revision is its bucket key. The previous
+// value is kept once, not once more in every event:
+//
+//	prevNone  no previous value (a create)
+//	prevFull  prev is a whole kv
+//	prevAt    prev is createRev(8) modRev(8), and its value is the new
+//	          value of the event at modRev, which the history still holds
+//	          (trimHistory writes prev in full into the one event that
+//	          refers to an event it deletes)
+//	prevSame  prev is createRev(8) modRev(8), and its value is kv's (a
+//	          delete)
+const (
+	prevNone byte = iota
+	prevFull
+	prevAt
+	prevSame
+)
+
+// encodeEvent lays out an events bucket value. prevKept says the event
+// at ev.PrevKV.ModRevision is in the events bucket, so an update refers
+// to its value instead of holding a copy.
+func encodeEvent(ev storage.Event, prevKept bool) []byte {
 	n := 2 + 32 + len(ev.KV.Key) + len(ev.KV.Value)
-	if ev.PrevKV != nil {
+	form := prevForm(ev, prevKept)
+	if form == prevFull {
 		n += 32 + len(ev.PrevKV.Key) + len(ev.PrevKV.Value)
 	}
 	b := make([]byte, 0, n)
 	b = append(b, byte(ev.Type))
 	b = appendKV(b, ev.KV)
-	if ev.PrevKV == nil {
-		return append(b, 0)
+	b = append(b, form)
+	switch form {
+	case prevFull:
+		return appendKV(b, *ev.PrevKV)
+	case prevAt, prevSame:
+		b = binary.BigEndian.AppendUint64(b, uint64(ev.PrevKV.CreateRevision))
+		return binary.BigEndian.AppendUint64(b, uint64(ev.PrevKV.ModRevision))
 	}
-	b = append(b, 1)
-	return appendKV(b, *ev.PrevKV)
+	return b
+}
+
+func prevForm(ev storage.Event, prevKept bool) byte {
+	switch {
+	case ev.PrevKV == nil:
+		return prevNone
+	case ev.Type == storage.Delete && ev.PrevKV.Key == ev.KV.Key && bytes.Equal(ev.PrevKV.Value, ev.KV.Value):
+		return prevSame
+	case prevKept && ev.PrevKV.Key == ev.KV.Key:
+		return prevAt
+	}
+	return prevFull
 }
 
 func appendKV(b []byte, kv storage.KV) []byte {
@@ -99,8 +137,25 @@ func appendKV(b []byte, kv storage.KV) []byte {
 	return append(b, kv.Value...)
 }
 
-// decodeEvent parses an events bucket value, copying every byte.
-func decodeEvent(b []byte) (storage.Event, error) {
+// valueAt returns the new value of the event at a revision, for the
+// events that refer to it as their previous value.
+type valueAt func(rev int64) ([]byte, error)
+
+// eventValues is valueAt over an events bucket.
+func eventValues(evs *bolt.Bucket) valueAt {
+	return func(rev int64) ([]byte, error) {
+		b := evs.Get(revKey(rev))
+		if len(b) < 1 {
+			return nil, fmt.Errorf("%w: event %d is referred to but not kept", errCorrupt, rev)
+		}
+		kv, _, err := readKV(b[1:])
+		return kv.Value, err
+	}
+}
+
+// decodeEvent parses an events bucket value, copying every byte; prevAt
+// values come from values.
+func decodeEvent(b []byte, values valueAt) (storage.Event, error) {
 	if len(b) < 1 {
 		return storage.Event{}, fmt.Errorf("%w: empty event", errCorrupt)
 	}
@@ -111,16 +166,49 @@ func decodeEvent(b []byte) (storage.Event, error) {
 	}
 	ev.KV = kv
 	if len(rest) < 1 {
-		return storage.Event{}, fmt.Errorf("%w: event without prev flag", errCorrupt)
+		return storage.Event{}, fmt.Errorf("%w: event without prev form", errCorrupt)
 	}
-	if rest[0] == 1 {
-		prev, _, err := readKV(rest[1:])
+	form, rest := rest[0], rest[1:]
+	switch form {
+	case prevNone:
+		return ev, nil
+	case prevFull:
+		prev, _, err := readKV(rest)
 		if err != nil {
 			return storage.Event{}, err
 		}
 		ev.PrevKV = &prev
+		return ev, nil
+	case prevAt, prevSame:
+		if len(rest) < 16 {
+			return storage.Event{}, fmt.Errorf("%w: short prev", errCorrupt)
+		}
+		prev := storage.KV{Key: kv.Key, Value: kv.Value,
+			CreateRevision: int64(binary.BigEndian.Uint64(rest[0:8])),
+			ModRevision:    int64(binary.BigEndian.Uint64(rest[8:16])),
+		}
+		if form == prevAt {
+			if prev.Value, err = values(prev.ModRevision); err != nil {
+				return storage.Event{}, err
+			}
+		}
+		ev.PrevKV = &prev
+		return ev, nil
 	}
-	return ev, nil
+	return storage.Event{}, fmt.Errorf("%w: prev form %d", errCorrupt, form)
+}
+
+// prevRef is the revision whose value an encoded event refers to as its
+// previous one, if it does (prevAt).
+func prevRef(b []byte) (int64, bool) {
+	if len(b) < 1 {
+		return 0, false
+	}
+	_, rest, err := readKV(b[1:])
+	if err != nil || len(rest) < 17 || rest[0] != prevAt {
+		return 0, false
+	}
+	return int64(binary.BigEndian.Uint64(rest[9:17])), true
 }
 
 func readKV(b []byte) (storage.KV, []byte, error) {

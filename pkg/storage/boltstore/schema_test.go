@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -10,25 +11,52 @@ import (
 
 func TestEventRoundTrip(t *testing.T) {
 	prev := storage.KV{Key: "/k", Value: []byte("old"), CreateRevision: 3, ModRevision: 4}
-	for _, ev := range []storage.Event{
-		{Type: storage.Put, KV: storage.KV{Key: "/k", Value: []byte("new"), CreateRevision: 3, ModRevision: 5}, PrevKV: &prev},
-		{Type: storage.Put, KV: storage.KV{Key: "/k", Value: nil, CreateRevision: 9, ModRevision: 9}},
-		{Type: storage.Delete, KV: storage.KV{Key: "/k", Value: []byte("old"), CreateRevision: 3, ModRevision: 7}, PrevKV: &prev},
+	// values stands for the events bucket: revision 4 wrote "old".
+	values := func(rev int64) ([]byte, error) {
+		if rev != 4 {
+			return nil, fmt.Errorf("%w: no event %d", errCorrupt, rev)
+		}
+		return []byte("old"), nil
+	}
+	for _, c := range []struct {
+		ev       storage.Event
+		prevKept bool
+		form     byte
+	}{
+		{storage.Event{Type: storage.Put, KV: storage.KV{Key: "/k", Value: []byte("new"), CreateRevision: 3, ModRevision: 5}, PrevKV: &prev}, false, prevFull},
+		{storage.Event{Type: storage.Put, KV: storage.KV{Key: "/k", Value: []byte("new"), CreateRevision: 3, ModRevision: 5}, PrevKV: &prev}, true, prevAt},
+		{storage.Event{Type: storage.Put, KV: storage.KV{Key: "/k", Value: nil, CreateRevision: 9, ModRevision: 9}}, true, prevNone},
+		{storage.Event{Type: storage.Delete, KV: storage.KV{Key: "/k", Value: []byte("old"), CreateRevision: 3, ModRevision: 7}, PrevKV: &prev}, true, prevSame},
 	} {
-		b := encodeEvent(ev)
-		got, err := decodeEvent(b)
+		b := encodeEvent(c.ev, c.prevKept)
+		if form := prevForm(c.ev, c.prevKept); form != c.form {
+			t.Fatalf("form %d, want %d", form, c.form)
+		}
+		got, err := decodeEvent(b, values)
 		if err != nil {
 			t.Fatalf("decodeEvent: %v", err)
 		}
-		if !reflect.DeepEqual(got, ev) {
-			t.Fatalf("round trip: got %+v, want %+v", got, ev)
+		if !reflect.DeepEqual(got, c.ev) {
+			t.Fatalf("round trip of form %d: got %+v, want %+v", c.form, got, c.ev)
 		}
 		// Every truncation is reported, never a panic or a silent success.
 		for n := range len(b) {
-			if _, err := decodeEvent(b[:n]); !errors.Is(err, errCorrupt) {
+			if _, err := decodeEvent(b[:n], values); !errors.Is(err, errCorrupt) {
 				t.Fatalf("decodeEvent of %d of %d bytes: %v, want errCorrupt", n, len(b), err)
 			}
 		}
+	}
+}
+
+// TestPreviousValueIsStoredOnce: an update's event refers to the value
+// its previous event holds, so it is about one value long, not two.
+func TestPreviousValueIsStoredOnce(t *testing.T) {
+	value := make([]byte, 1000)
+	prev := storage.KV{Key: "/k", Value: value, CreateRevision: 3, ModRevision: 4}
+	ev := storage.Event{Type: storage.Put, KV: storage.KV{Key: "/k", Value: value, CreateRevision: 3, ModRevision: 5}, PrevKV: &prev}
+	full, ref := len(encodeEvent(ev, false)), len(encodeEvent(ev, true))
+	if full < 2000 || ref > 1100 {
+		t.Fatalf("event with the previous value in full: %d bytes; referring to it: %d bytes", full, ref)
 	}
 }
 

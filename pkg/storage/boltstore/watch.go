@@ -131,6 +131,18 @@ func (h *hub) record(events []storage.Event) {
 	h.rev = h.hist.last
 }
 
+// valueAt returns the value key was given at revision rev, if the
+// history still holds that event.
+func (h *hub) valueAt(rev int64, key string) ([]byte, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ev, ok := h.hist.at(rev)
+	if !ok || ev.KV.Key != key {
+		return nil, false
+	}
+	return ev.KV.Value, true
+}
+
 // publish queues a recorded batch for fan-out. Called by the committer
 // after record, in revision order.
 func (h *hub) publish(events []storage.Event) {
