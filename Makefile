@@ -5,12 +5,31 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build run test unit e2e kubectl helm etcd lint bench bench-smoke fuzz clean
+.PHONY: build generate run test unit e2e kubectl helm etcd lint bench bench-smoke fuzz clean
 
 ## build: bin/miniapi and bin/minictl
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/miniapi ./cmd/miniapi
 	CGO_ENABLED=0 $(GO) build -o bin/minictl ./cmd/minictl
+
+## generate: pkg/apiserver/openapi/generated, openapi-gen's OpenAPI definitions
+## of the served kinds' k8s.io/api packages and the types they refer to (the
+## same generator and markers kube-apiserver's definitions come from).
+## openapi-gen is pinned in hack/tools/go.mod at go.mod's kube-openapi version,
+## so that gengo and x/tools stay out of go.mod. Its API rule report lists
+## k8s.io/api's own violations (kube keeps them in its exceptions list), not
+## ours, so it goes to a scratch file.
+OPENAPI_PACKAGES := $(addprefix k8s.io/api/,apps/v1 authentication/v1 authorization/v1 autoscaling/v1 \
+	autoscaling/v2 batch/v1 coordination/v1 core/v1 discovery/v1 events/v1 networking/v1 policy/v1 \
+	rbac/v1 scheduling/v1 scheduling/v1alpha3 storage/v1) \
+	$(addprefix k8s.io/apimachinery/pkg/,apis/meta/v1 runtime util/intstr api/resource version) \
+	k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
+generate:
+	cd hack/tools && $(GO) build -o ../../bin/openapi-gen k8s.io/kube-openapi/cmd/openapi-gen
+	bin/openapi-gen --go-header-file hack/boilerplate.go.txt \
+	  --output-dir pkg/apiserver/openapi/generated --output-pkg github.com/miniapi/miniapi/pkg/apiserver/openapi/generated \
+	  --output-file zz_generated.openapi.go --report-filename $${TMPDIR:-/tmp}/miniapi-openapi-violations.list \
+	  $(OPENAPI_PACKAGES)
 
 ## run: build, then start miniapi in the foreground with its defaults
 run: build

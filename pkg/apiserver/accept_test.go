@@ -66,7 +66,9 @@ func TestAcceptNothingServedIs406(t *testing.T) {
 		{"/apis", "application/vnd.kubernetes.protobuf", "only the following media types are accepted: application/json, application/yaml"},
 		{"/apis/apps/v1", aggregatedJSON, "only the following media types are accepted: application/json, application/yaml"},
 		{"/openapi/v2", "application/yaml", "only the following media types are accepted: application/json, " + openAPIv2Proto + ", application/com.github.proto-openapi.spec.v2.v1.0+protobuf"},
-		{"/openapi/v3/apis/apps/v1", "application/yaml", "only the following media types are accepted: application/json"},
+		// v3 is served in protobuf too, as kube-apiserver serves it.
+		{"/openapi/v3/apis/apps/v1", "application/yaml", "only the following media types are accepted: application/json, " +
+			"application/com.github.proto-openapi.spec.v3.v1.0+protobuf, application/com.github.proto-openapi.spec.v3@v1.0+protobuf"},
 	}
 	for _, c := range cases {
 		code, ct, body := ts.do(t, http.MethodGet, c.path, "", "", "Accept", c.accept)

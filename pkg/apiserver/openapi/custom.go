@@ -3,16 +3,18 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kube-openapi/pkg/common"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 
 	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 )
 
-// A custom resource has no Go type to reflect over: its schema is the
+// A custom resource has no generated definition: its schema is the
 // CRD's (registry.Schema.OpenAPI), completed here as kube-apiserver
 // completes it for its OpenAPI documents: apiVersion, kind and metadata
 // are added (also to every embedded resource), the v2 document gets a
@@ -26,75 +28,92 @@ const (
 )
 
 // addCustomKind adds the definitions of a custom resource's kind and list
-// kind and returns their names.
+// kind, in both documents' forms, and returns their names.
 func (d *definitions) addCustomKind(r *registry.Resource) (kind, list string, err error) {
 	gvk := r.GroupVersionKind()
 	listGVK := gvk.GroupVersion().WithKind(r.ListKind)
 	kind, list = customDefinitionName(gvk), customDefinitionName(listGVK)
-	object, err := d.customObjectSchema(r.Schema.OpenAPI)
-	if err != nil {
-		return "", "", fmt.Errorf("openapi: schema of %s: %w", gvk, err)
+	for _, form := range []customForm{{v3: false, defs: d.customV2}, {v3: true, defs: d.customV3}} {
+		object, err := form.objectSchema(r.Schema.OpenAPI)
+		if err != nil {
+			return "", "", fmt.Errorf("openapi: schema of %s: %w", gvk, err)
+		}
+		form.defs[kind] = common.OpenAPIDefinition{Schema: object, Dependencies: []string{objectMetaDef}}
+		form.defs[list] = common.OpenAPIDefinition{Schema: form.listSchema(r, kind), Dependencies: []string{kind, listMetaDef}}
 	}
-	d.defs[kind] = object
-	d.defs[list] = d.customListSchema(r, kind)
+	d.use(kind)
+	d.use(list)
 	d.mark(kind, gvk)
 	d.mark(list, listGVK)
 	return kind, list, nil
 }
 
-// customObjectSchema is the CRD's schema of the object with apiVersion,
-// kind and metadata added. A v2 document gets an object whose root keeps
+var (
+	objectMetaDef = metav1.ObjectMeta{}.OpenAPIModelName()
+	listMetaDef   = metav1.ListMeta{}.OpenAPIModelName()
+)
+
+// customForm completes custom resources' schemas for one document: v2
+// (v3 false) or v3, into defs.
+type customForm struct {
+	v3   bool
+	defs map[string]common.OpenAPIDefinition
+}
+
+// ref is a reference to the named definition, as the form's builder
+// makes them.
+func (f customForm) ref(name string) spec.Schema {
+	prefix := refPrefixV2
+	if f.v3 {
+		prefix = refPrefixV3
+	}
+	return spec.Schema{SchemaProps: spec.SchemaProps{Ref: spec.MustCreateRef(prefix + common.EscapeJsonPointer(name))}}
+}
+
+// objectSchema is the CRD's schema of the object with apiVersion, kind
+// and metadata added. A v2 document gets an object whose root keeps
 // unknown fields as a bare object: kubectl would otherwise reject fields
 // the schema does not name.
-func (d *definitions) customObjectSchema(in *spec.Schema) (spec.Schema, error) {
+func (f customForm) objectSchema(in *spec.Schema) (spec.Schema, error) {
 	if in == nil {
-		return scalar("object", ""), nil
+		return scalar("object"), nil
 	}
 	s, err := copySchema(in)
 	if err != nil {
 		return spec.Schema{}, err
 	}
-	if d.v3 {
+	if f.v3 {
 		expandIntOrString(&s)
 	} else {
 		if isTrue(&s, preserveUnknownFields) {
-			return scalar("object", ""), nil
+			return scalar("object"), nil
 		}
 		v2Compatible(&s)
 	}
-	d.addObjectMeta(&s, metav1.TypeMeta{}.SwaggerDoc()["apiVersion"], metav1.TypeMeta{}.SwaggerDoc()["kind"])
-	d.completeEmbedded(&s)
+	f.addObjectMeta(&s, metav1.TypeMeta{}.SwaggerDoc()["apiVersion"], metav1.TypeMeta{}.SwaggerDoc()["kind"])
+	f.completeEmbedded(&s)
 	return s, nil
 }
 
 // addObjectMeta sets the apiVersion, kind and metadata properties,
-// replacing whatever the CRD said of them.
-func (d *definitions) addObjectMeta(s *spec.Schema, apiVersionDoc, kindDoc string) {
-	s.SetProperty("apiVersion", described(scalar("string", ""), apiVersionDoc))
-	s.SetProperty("kind", described(scalar("string", ""), kindDoc))
-	meta := d.named(reflect.TypeFor[metav1.ObjectMeta]())
-	s.SetProperty("metadata", d.describe(d.ref(meta), metav1.PartialObjectMetadata{}.SwaggerDoc()["metadata"]))
+// replacing whatever the CRD said of them. (kube-openapi's v3 builder
+// wraps the described reference in an allOf.)
+func (f customForm) addObjectMeta(s *spec.Schema, apiVersionDoc, kindDoc string) {
+	s.SetProperty("apiVersion", described(scalar("string"), apiVersionDoc))
+	s.SetProperty("kind", described(scalar("string"), kindDoc))
+	s.SetProperty("metadata", described(f.ref(objectMetaDef), metav1.PartialObjectMetadata{}.SwaggerDoc()["metadata"]))
 }
 
 // completeEmbedded gives every embedded resource (x-kubernetes-embedded-
 // resource) its apiVersion, kind and metadata, and requires apiVersion and
 // kind. In v2 one that keeps unknown fields is left alone: properties
 // would make kubectl reject the fields they do not name.
-func (d *definitions) completeEmbedded(s *spec.Schema) {
-	for name, p := range s.Properties {
-		d.completeEmbedded(&p)
-		s.Properties[name] = p
-	}
-	if s.Items != nil && s.Items.Schema != nil {
-		d.completeEmbedded(s.Items.Schema)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		d.completeEmbedded(s.AdditionalProperties.Schema)
-	}
-	if !isTrue(s, embeddedResource) || (!d.v3 && isTrue(s, preserveUnknownFields)) {
+func (f customForm) completeEmbedded(s *spec.Schema) {
+	forEachChild(s, f.completeEmbedded)
+	if !isTrue(s, embeddedResource) || (!f.v3 && isTrue(s, preserveUnknownFields)) {
 		return
 	}
-	d.addObjectMeta(s, embeddedAPIVersionDoc, embeddedKindDoc)
+	f.addObjectMeta(s, embeddedAPIVersionDoc, embeddedKindDoc)
 	for _, field := range []string{"kind", "apiVersion"} {
 		if !slices.Contains(s.Required, field) {
 			s.Required = append(s.Required, field)
@@ -102,25 +121,42 @@ func (d *definitions) completeEmbedded(s *spec.Schema) {
 	}
 }
 
-// customListSchema is the list kind kube-apiserver makes up for a custom
+// listSchema is the list kind kube-apiserver makes up for a custom
 // resource: apiVersion, kind, the items and the list's metadata.
-func (d *definitions) customListSchema(r *registry.Resource, kindDef string) spec.Schema {
-	item := d.ref(kindDef)
+func (f customForm) listSchema(r *registry.Resource, kindDef string) spec.Schema {
+	item := f.ref(kindDef)
 	items := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"array"}, Items: &spec.SchemaOrArray{Schema: &item},
 		Description: "List of " + r.Resource + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"}}
 	typeMeta := metav1.TypeMeta{}.SwaggerDoc()
-	listMeta := d.named(reflect.TypeFor[metav1.ListMeta]())
 	return spec.Schema{SchemaProps: spec.SchemaProps{
 		Type:        []string{"object"},
 		Description: r.ListKind + " is a list of " + r.Kind,
 		Required:    []string{"items"},
 		Properties: map[string]spec.Schema{
-			"apiVersion": described(scalar("string", ""), typeMeta["apiVersion"]),
-			"kind":       described(scalar("string", ""), typeMeta["kind"]),
+			"apiVersion": described(scalar("string"), typeMeta["apiVersion"]),
+			"kind":       described(scalar("string"), typeMeta["kind"]),
 			"items":      items,
-			"metadata":   d.describe(d.ref(listMeta), metav1.PartialObjectMetadataList{}.SwaggerDoc()["metadata"]),
+			"metadata":   described(f.ref(listMetaDef), metav1.PartialObjectMetadataList{}.SwaggerDoc()["metadata"]),
 		},
 	}}
+}
+
+func scalar(typ string) spec.Schema {
+	return spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{typ}}}
+}
+
+func described(s spec.Schema, description string) spec.Schema {
+	s.Description = description
+	return s
+}
+
+// customDefinitionName is kube's name for a custom resource's schema,
+// which has no Go package: the group with its parts reversed, then the
+// version and kind, so that example.com/v1 Widget is com.example.v1.Widget.
+func customDefinitionName(gvk schema.GroupVersionKind) string {
+	parts := strings.Split(gvk.Group, ".")
+	slices.Reverse(parts)
+	return strings.Join(parts, ".") + "." + gvk.Version + "." + gvk.Kind
 }
 
 // copySchema deep-copies a schema (through JSON: spec.Schema has no

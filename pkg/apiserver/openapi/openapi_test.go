@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -12,9 +11,6 @@ import (
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
 	"google.golang.org/protobuf/proto"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -58,16 +54,14 @@ func serve(h http.Handler, path, accept string, header ...string) *httptest.Resp
 	return rec
 }
 
+// TestDefinitionNames: the definitions are named as kube-apiserver names
+// them, after the Go package with its domain reversed.
 func TestDefinitionNames(t *testing.T) {
-	for typ, want := range map[reflect.Type]string{
-		reflect.TypeFor[appsv1.Deployment]():     "io.k8s.api.apps.v1.Deployment",
-		reflect.TypeFor[corev1.PodSpec]():        "io.k8s.api.core.v1.PodSpec",
-		reflect.TypeFor[resource.Quantity]():     "io.k8s.apimachinery.pkg.api.resource.Quantity",
-		reflect.TypeFor[intstr.IntOrString]():    "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
-		reflect.TypeFor[appsv1.DeploymentSpec](): "io.k8s.api.apps.v1.DeploymentSpec",
-	} {
-		if got := definitionName(typ); got != want {
-			t.Errorf("%v: %s, want %s", typ, got, want)
+	sw := v2Swagger(t, newHandler(t))
+	for _, want := range []string{"io.k8s.api.apps.v1.Deployment", "io.k8s.api.core.v1.PodSpec", "io.k8s.apimachinery.pkg.api.resource.Quantity",
+		"io.k8s.apimachinery.pkg.util.intstr.IntOrString", "io.k8s.api.apps.v1.DeploymentSpec"} {
+		if _, ok := sw.Definitions[want]; !ok {
+			t.Errorf("v2 lacks definition %s", want)
 		}
 	}
 }
@@ -131,8 +125,10 @@ func TestV3DeploymentSchema(t *testing.T) {
 		t.Errorf("containers = %+v", containers)
 	}
 	ios := s["io.k8s.apimachinery.pkg.util.intstr.IntOrString"]
-	if ios.Extensions["x-kubernetes-int-or-string"] != true || ios.Format != "int-or-string" {
-		t.Errorf("IntOrString = %+v", ios)
+	// kube-apiserver's v3 IntOrString (its OpenAPIV3OneOfTypes); the
+	// reflection this replaced published an anyOf with an extension.
+	if got := jsonOf(t, ios.OneOf); got != `[{"type":"integer"},{"type":"string"}]` || ios.Format != "int-or-string" || len(ios.Type) != 0 {
+		t.Errorf("IntOrString = %s", got)
 	}
 	if tm := s["io.k8s.apimachinery.pkg.apis.meta.v1.Time"]; tm.Type[0] != "string" || tm.Format != "date-time" {
 		t.Errorf("Time = %+v", tm)
@@ -146,6 +142,26 @@ func TestV3DeploymentSchema(t *testing.T) {
 	}
 	if _, ok := s["io.k8s.api.core.v1.Node"]; ok {
 		t.Error("apps/v1 document carries core Node, which it never refers to")
+	}
+}
+
+// TestV3GeneratedMarkers: what the Go markers say and reflection could
+// not see: enum values, list and map types, required fields.
+func TestV3GeneratedMarkers(t *testing.T) {
+	s := v3Doc(t, newHandler(t), "apis/apps/v1").Components.Schemas
+	strategy := s["io.k8s.api.apps.v1.DeploymentStrategy"].Properties["type"]
+	if got := jsonOf(t, strategy.Enum); got != `["Recreate","RollingUpdate"]` || !strings.Contains(strategy.Description, "Possible enum values:") {
+		t.Errorf("strategy type = %s", jsonOf(t, strategy))
+	}
+	containers := s["io.k8s.api.core.v1.PodSpec"].Properties["containers"]
+	if containers.Extensions["x-kubernetes-list-type"] != "map" || jsonOf(t, containers.Extensions["x-kubernetes-list-map-keys"]) != `["name"]` {
+		t.Errorf("containers = %s", jsonOf(t, containers))
+	}
+	if got := s["io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"].Extensions["x-kubernetes-map-type"]; got != "atomic" {
+		t.Errorf("LabelSelector map type = %v", got)
+	}
+	if got := strings.Join(s["io.k8s.api.core.v1.Container"].Required, ","); got != "name" {
+		t.Errorf("Container required = %s", got)
 	}
 }
 
@@ -236,8 +252,12 @@ func TestV3Caching(t *testing.T) {
 	if rec := serve(h, "/openapi/v3/apis/nosuch.example.com/v1", "application/json"); rec.Code != http.StatusNotFound {
 		t.Errorf("unknown group version: %d", rec.Code)
 	}
-	if rec := serve(h, "/openapi/v3/apis/apps/v1", v3Protobuf); rec.Code != http.StatusNotAcceptable {
-		t.Errorf("protobuf only: %d", rec.Code)
+	// kube-apiserver serves v3 in protobuf too.
+	if rec := serve(h, "/openapi/v3/apis/apps/v1", v3Protobuf); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != v3ProtobufDotted {
+		t.Errorf("protobuf: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if rec := serve(h, "/openapi/v3/apis/apps/v1", "text/html"); rec.Code != http.StatusNotAcceptable || !strings.Contains(rec.Body.String(), `"kind":"Status"`) {
+		t.Errorf("text/html: %d %s", rec.Code, rec.Body)
 	}
 }
 
@@ -260,6 +280,22 @@ func TestV2JSONAndProtobuf(t *testing.T) {
 	patch := sw.Paths.Paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"].Patch
 	if patch == nil || !strings.Contains(strings.Join(patch.Consumes, ","), "application/strategic-merge-patch+json") {
 		t.Fatalf("v2 patch = %+v", patch)
+	}
+	// Shared parameters are references into the document's "parameters",
+	// as in kube-apiserver's v2, but for fieldValidation and dryRun, which
+	// kubectl looks for in the operation.
+	inline := map[string]bool{}
+	for _, p := range patch.Parameters {
+		if ref := p.Ref.String(); ref != "" {
+			if _, ok := sw.Parameters[strings.TrimPrefix(ref, "#/parameters/")]; !ok {
+				t.Errorf("v2 patch parameter %s is not in parameters", ref)
+			}
+			continue
+		}
+		inline[p.Name] = true
+	}
+	if !inline["fieldValidation"] || !inline["dryRun"] || inline["fieldManager"] || len(sw.Parameters) == 0 {
+		t.Errorf("v2 patch inline parameters = %v, shared %d", inline, len(sw.Parameters))
 	}
 
 	rec = serve(h, "/openapi/v2", v2Protobuf+",application/json")

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"reflect"
 	"sort"
 	"strings"
 	"unicode"
@@ -12,7 +11,7 @@ import (
 )
 
 // The operations of the served resources, in a form neutral between
-// OpenAPI v2 and v3; render2.go and render3.go write them out.
+// OpenAPI v2 and v3; v2.go and v3.go write them out.
 
 // param is one path or query parameter.
 type param struct {
@@ -173,7 +172,7 @@ func pathsFor(d *definitions, r *registry.Resource, kindDef, listDef string) []p
 		sub := r.Subresources[name]
 		def, subGVK := kindDef, gvk
 		if sub.View != nil {
-			def = d.addKind(reflect.TypeOf(sub.View.New()), sub.Kind)
+			def = d.addKind(sub.View.New(), sub.Kind)
 			// kube names a built-in's view kind (Scale) on the view's
 			// operations, and a custom resource's own kind on all of its.
 			if r.Schema == nil {

@@ -59,17 +59,7 @@ func v2Compatible(s *spec.Schema) {
 	if len(s.Required) == 0 {
 		s.Required = nil
 	}
-
-	if s.Items != nil && s.Items.Schema != nil {
-		v2Compatible(s.Items.Schema)
-	}
-	for name, p := range s.Properties {
-		v2Compatible(&p)
-		s.Properties[name] = p
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v2Compatible(s.AdditionalProperties.Schema)
-	}
+	forEachChild(s, v2Compatible)
 }
 
 // expandIntOrString spells out, in v3, what x-kubernetes-int-or-string
@@ -84,20 +74,26 @@ func expandIntOrString(s *spec.Schema) {
 			s.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: intOrStringAnyOf()}}}, s.AllOf...)
 		}
 	}
+	forEachChild(s, expandIntOrString)
+}
+
+// forEachChild calls fn on the schemas s holds (its items, properties and
+// additional properties), changing them in place.
+func forEachChild(s *spec.Schema, fn func(*spec.Schema)) {
 	if s.Items != nil && s.Items.Schema != nil {
-		expandIntOrString(s.Items.Schema)
+		fn(s.Items.Schema)
 	}
 	for name, p := range s.Properties {
-		expandIntOrString(&p)
+		fn(&p)
 		s.Properties[name] = p
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		expandIntOrString(s.AdditionalProperties.Schema)
+		fn(s.AdditionalProperties.Schema)
 	}
 }
 
 func intOrStringAnyOf() []spec.Schema {
-	return []spec.Schema{scalar("integer", ""), scalar("string", "")}
+	return []spec.Schema{scalar("integer"), scalar("string")}
 }
 
 // isIntOrStringAnyOf reports whether anyOf is exactly integer-or-string.

@@ -76,3 +76,40 @@ statefulsets          sts          apps/v1      true         StatefulSet
 		t.Errorf("explain limits:\n%s", out)
 	}
 }
+
+// TestExplainEnum: kubectl explain shows an enum field's values, which
+// come from the Go markers through openapi-gen's definitions, as on
+// kube-apiserver (its bytes: kubectl 1.37's explain template over the
+// schema kube-apiserver 1.37 publishes for DeploymentStrategy.type).
+func TestExplainEnum(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	expectOut(t, s, `GROUP:      apps
+KIND:       Deployment
+VERSION:    v1
+
+FIELD: type <string>
+ENUM:
+    Recreate
+    RollingUpdate
+
+DESCRIPTION:
+    Type of deployment. Can be "Recreate" or "RollingUpdate". Default is
+    RollingUpdate.
+    
+    Possible enum values:
+     - `+"`"+`"Recreate"`+"`"+` Kill all existing pods before creating new ones.
+     - `+"`"+`"RollingUpdate"`+"`"+` Replace the old ReplicaSets by new one using rolling
+    update i.e gradually scale down the old ReplicaSets and scale up the new
+    one.
+    
+
+`, "explain", "deployment.spec.strategy.type")
+
+	// A field of an enum type, in its parent's list, shows the values on
+	// one line.
+	out := ok(t, s, "explain", "deployment.spec.strategy").Stdout
+	if !strings.Contains(out, "  type\t<string>\n  enum: Recreate, RollingUpdate\n") {
+		t.Errorf("explain deployment.spec.strategy:\n%s", out)
+	}
+}
