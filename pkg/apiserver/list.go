@@ -242,22 +242,17 @@ func (s *Server) getAt(ctx context.Context, prefix, key string, rev int64) (stor
 // list reads only the labels.
 func (s *Server) filterItem(q request, p listParams, kv storage.KV) (listItem, bool, error) {
 	item := listItem{kv: kv}
-	if p.sel.empty() && !p.decodeAll {
-		return item, true, nil
-	}
-	if p.sel.fields.Empty() && !p.decodeAll {
-		set, err := s.storedLabels(kv)
+	if p.decodeAll {
+		obj, err := s.decoded(q.res, kv)
 		if err != nil {
-			return item, false, fmt.Errorf("reading the labels of %s: %w", kv.Key, err)
+			return item, false, err
 		}
-		return item, p.sel.labels.Matches(set), nil
+		item.obj = obj
+		return item, p.sel.matches(q.res, obj), nil
 	}
-	obj, err := s.decoded(q.res, kv)
-	if err != nil {
-		return item, false, err
-	}
+	ok, obj, err := s.selects(q.res, p.sel, kv)
 	item.obj = obj
-	return item, p.sel.matches(q.res, obj), nil
+	return item, ok, err
 }
 
 // writeJSONList streams a JSON list from the stored bytes, splicing each

@@ -4,14 +4,37 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/miniapi/miniapi/pkg/apiserver/registry"
 	"github.com/miniapi/miniapi/pkg/apiserver/revcache"
 	"github.com/miniapi/miniapi/pkg/storage"
 )
+
+// selects reports whether sel selects the stored object kv of res. A
+// label selector alone reads only the labels (storedLabels); a field
+// selector needs the object decoded, which it then returns too.
+func (s *Server) selects(res *registry.Resource, sel selector, kv storage.KV) (bool, runtime.Object, error) {
+	if sel.empty() {
+		return true, nil, nil
+	}
+	if sel.fields.Empty() {
+		set, err := s.storedLabels(kv)
+		if err != nil {
+			return false, nil, fmt.Errorf("reading the labels of %s: %w", kv.Key, err)
+		}
+		return sel.labels.Matches(set), nil, nil
+	}
+	obj, err := s.decoded(res, kv)
+	if err != nil {
+		return false, nil, err
+	}
+	return sel.matches(res, obj), obj, nil
+}
 
 // storedLabels is labelsOfStored through the server's cache of labels,
 // which every write fills (rememberLabels): a list with a label selector

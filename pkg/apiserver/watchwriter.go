@@ -167,18 +167,15 @@ func (ww *watchWriter) event(ev storage.Event) error {
 		}
 		return ww.send("MODIFIED", ev.KV, nil)
 	}
-	obj, err := ww.s.decoded(ww.q.res, ev.KV)
+	now, obj, err := ww.s.selects(ww.q.res, ww.p.sel, ev.KV)
 	if err != nil {
 		return err
 	}
-	now := ww.p.sel.matches(ww.q.res, obj)
 	before := !created && now
 	if ev.PrevKV != nil {
-		prev, err := ww.s.decoded(ww.q.res, *ev.PrevKV)
-		if err != nil {
+		if before, _, err = ww.s.selects(ww.q.res, ww.p.sel, *ev.PrevKV); err != nil {
 			return err
 		}
-		before = ww.p.sel.matches(ww.q.res, prev)
 	}
 	switch {
 	case now && before:
@@ -194,15 +191,9 @@ func (ww *watchWriter) event(ev storage.Event) error {
 // filtered sends kv as typ if the selectors match it: an object of the
 // initial state as ADDED, a deleted one as DELETED.
 func (ww *watchWriter) filtered(typ string, kv storage.KV) error {
-	var obj runtime.Object
-	if !ww.p.sel.empty() {
-		var err error
-		if obj, err = ww.s.decoded(ww.q.res, kv); err != nil {
-			return err
-		}
-		if !ww.p.sel.matches(ww.q.res, obj) {
-			return nil
-		}
+	ok, obj, err := ww.s.selects(ww.q.res, ww.p.sel, kv)
+	if err != nil || !ok {
+		return err
 	}
 	return ww.send(typ, kv, obj)
 }
