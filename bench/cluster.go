@@ -77,7 +77,7 @@ func (e *env) newCluster(ctx context.Context, extraArgs ...string) (*cluster, er
 }
 
 func (e *env) startMiniapi(ctx context.Context, args []string) (*cluster, error) {
-	srv, err := newServer(e.opts.Miniapi, e.opts.WorkDir, args...)
+	srv, err := newServer(e.miniapiBin(), e.opts.WorkDir, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,9 @@ type options struct {
 	Only       string // comma-separated workload names to run (all when empty)
 	PprofDir   string // where CPU and heap profiles of the server are saved (none when empty)
 	Etcd       string // path of bin/etcd, for the workloads on etcd
+	// BaselineMiniapi is a second miniapi binary the *-baseline workloads
+	// run, so that a change is measured against its before in one run.
+	BaselineMiniapi string
 }
 
 func main() {
@@ -56,6 +59,7 @@ func main() {
 	flag.StringVar(&o.Plot, "plot", filepath.Join(root, "bench-latency.png"), "file for the latency plot (.png or .svg)")
 	flag.StringVar(&o.Only, "only", "", "run only these workloads (comma-separated: "+workloadNames()+")")
 	flag.StringVar(&o.PprofDir, "pprof-dir", "", "save a CPU profile of the server during each workload's measured phase (and a heap profile when loaded) in this directory")
+	flag.StringVar(&o.BaselineMiniapi, "baseline-miniapi", "", "a second miniapi binary (e.g. built before a change) that the *-baseline workloads run, each figure next to --miniapi's")
 	verbose := flag.Bool("v", false, "log each workload's phases")
 	flag.Parse()
 

@@ -21,10 +21,12 @@ type workload struct {
 var workloads = []workload{
 	{"coldstart", coldStart},
 	{"memory", memory},
+	{"memory-baseline", withBaseline(memory)},
 	{"creates", creates},
 	{"getlist", getList},
 	{"watch", watchLatency},
 	{"reconcile", reconcile},
+	{"reconcile-baseline", withBaseline(reconcile)},
 	{"growth", growth},
 	{"churn", churn},
 	{"creates-etcd", onEtcd(creates)},
@@ -61,6 +63,11 @@ func run(ctx context.Context, o options, log *slog.Logger) (*results, error) {
 		}
 		defer os.RemoveAll(dir)
 		o.WorkDir = dir
+	}
+	if o.PprofDir != "" {
+		if err := os.MkdirAll(o.PprofDir, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	tgt := "miniapi (" + o.Miniapi + ")"
 	if o.Kubeconfig != "" {
@@ -112,18 +119,27 @@ func (e *env) skip(what string) {
 
 // profileDuring takes a CPU profile of the server for the profile's
 // ProfileFor while a workload's measured phase runs, when --pprof-dir is
-// set; the returned func waits for it to be saved.
+// set; the returned func waits for it to be saved and notes its top 10
+// functions in the results.
 func (e *env) profileDuring(ctx context.Context, c *cluster, name string) (wait func()) {
 	if e.opts.PprofDir == "" || !c.own() {
 		return func() {}
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		path := filepath.Join(e.opts.PprofDir, name+".cpu.pprof")
-		if err := c.srv.cpuProfile(ctx, e.sizes.ProfileFor, path); err != nil {
-			e.log.Warn("cpu profile", "workload", name, "err", err)
+	name += e.variant.keySuffix()
+	path := filepath.Join(e.opts.PprofDir, name+".cpu.pprof")
+	done := make(chan error, 1)
+	go func() { done <- c.srv.cpuProfile(ctx, e.sizes.ProfileFor, path) }()
+	return func() {
+		err := <-done
+		var top []string
+		if err == nil {
+			top, err = topFunctions(path, 10)
 		}
-	}()
-	return func() { <-done }
+		if err != nil {
+			e.log.Warn("cpu profile", "workload", name, "err", err)
+			return
+		}
+		e.res.Notes = append(e.res.Notes, fmt.Sprintf("%s, top 10 functions by self time (%s):\n    %s",
+			name, path, strings.Join(top, "\n    ")))
+	}
 }

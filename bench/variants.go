@@ -13,6 +13,7 @@ type variant struct {
 	name       string   // shown after the workload: "on etcd"
 	serverArgs []string // added to miniapi's flags
 	etcd       bool     // each cluster gets a fresh one-member etcd (bin/etcd)
+	bin        string   // the miniapi binary to start instead of --miniapi
 }
 
 func (v variant) prefix(key string) string {
@@ -20,6 +21,14 @@ func (v variant) prefix(key string) string {
 		return key
 	}
 	return v.key + "." + key
+}
+
+// keySuffix tells a variant's files apart: "" or "-etcd".
+func (v variant) keySuffix() string {
+	if v.key == "" {
+		return ""
+	}
+	return "-" + v.key
 }
 
 func (v variant) suffix() string {
@@ -53,6 +62,41 @@ func withoutJournal(run func(context.Context, *env) error) func(context.Context,
 	return func(ctx context.Context, e *env) error {
 		return again(ctx, e, variant{key: "nojournal", name: "with the journal off", serverArgs: []string{"--journal-passes=0"}}, run)
 	}
+}
+
+// withBaseline runs a workload again on the --baseline-miniapi binary
+// (say, one built from the commit before a change), so that the table
+// shows both binaries' figures from the same run; each of the baseline's
+// figures has the --miniapi binary's as its baseline. Without the flag it
+// does nothing.
+func withBaseline(run func(context.Context, *env) error) func(context.Context, *env) error {
+	return func(ctx context.Context, e *env) error {
+		if e.opts.BaselineMiniapi == "" {
+			e.skip("baseline workloads: no --baseline-miniapi")
+			return nil
+		}
+		return again(ctx, e, variant{key: "baseline", name: "on --baseline-miniapi", bin: e.opts.BaselineMiniapi}, run)
+	}
+}
+
+// vsDefault gives a figure of the baseline variant the same figure of the
+// --miniapi binary, when that ran, as its baseline: the ratio is then
+// before/after.
+func (e *env) vsDefault(f *figure, key string) {
+	if e.variant.key != "baseline" {
+		return
+	}
+	if now, ok := e.res.lookup(key); ok {
+		f.vs("--miniapi", now.Value)
+	}
+}
+
+// miniapiBin is the binary this env's clusters run.
+func (e *env) miniapiBin() string {
+	if e.variant.bin != "" {
+		return e.variant.bin
+	}
+	return e.opts.Miniapi
 }
 
 // again runs a workload on a copy of e set up as v. A --kubeconfig server

@@ -27,12 +27,13 @@ func memory(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	e.res.add("memory", "memory.idle_rss_mib", "RSS idle (server + controllers)", idle, "MiB").atMost(40, "≤ 40 MiB")
+	f := e.add("memory", "memory.idle_rss_mib", "RSS idle (server + controllers)", idle, "MiB").atMost(40, "≤ 40 MiB")
+	e.vsDefault(f, "memory.idle_rss_mib")
 	anon, err := c.srv.anonMiB()
 	if err != nil {
 		return err
 	}
-	e.res.add("memory", "memory.idle_anon_mib", "  of which anonymous (heap, stacks; not the mapped binary)", anon, "MiB")
+	e.vsDefault(e.add("memory", "memory.idle_anon_mib", "  of which anonymous (heap, stacks; not the mapped binary)", anon, "MiB"), "memory.idle_anon_mib")
 
 	ns, err := c.namespace(ctx, e.nsName("mem"))
 	if err != nil {
@@ -45,7 +46,7 @@ func memory(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	e.res.add("memory", "memory.pods_rss_mib", fmt.Sprintf("RSS with %s pods", groupThousands(int64(e.sizes.MemPods))), rss, "MiB").vs("idle", idle)
+	e.vsDefault(e.add("memory", "memory.pods_rss_mib", fmt.Sprintf("RSS with %s pods", groupThousands(int64(e.sizes.MemPods))), rss, "MiB").vs("idle", idle), "memory.pods_rss_mib")
 	if extra := e.sizes.MemObjects - e.sizes.MemPods; extra > 0 {
 		ns2, err := c.namespace(ctx, e.nsName("mem2"))
 		if err != nil {
@@ -59,9 +60,9 @@ func memory(ctx context.Context, e *env) error {
 		}
 	}
 	objects := max(e.sizes.MemObjects, e.sizes.MemPods)
-	e.res.add("memory", "memory.objects_rss_mib", fmt.Sprintf("RSS with %s objects", groupThousands(int64(objects))), rss, "MiB").vs("idle", idle)
+	e.vsDefault(e.add("memory", "memory.objects_rss_mib", fmt.Sprintf("RSS with %s objects", groupThousands(int64(objects))), rss, "MiB").vs("idle", idle), "memory.objects_rss_mib")
 	if e.opts.PprofDir != "" {
-		if err := c.srv.heapProfile(ctx, filepath.Join(e.opts.PprofDir, "memory.heap.pprof")); err != nil {
+		if err := c.srv.heapProfile(ctx, filepath.Join(e.opts.PprofDir, "memory"+e.variant.keySuffix()+".heap.pprof")); err != nil {
 			e.log.Warn("heap profile", "err", err)
 		}
 	}
@@ -92,7 +93,7 @@ func dbPerObject(ctx context.Context, e *env, c *cluster, ns string, objects int
 		return err
 	}
 	jsonPer := float64(len(raw)) / float64(e.sizes.MemPods)
-	e.res.add("memory", "memory.db_bytes_per_object", "database bytes per object (incl. watch history)", float64(db)/float64(objects), "B").
+	e.add("memory", "memory.db_bytes_per_object", "database bytes per object (incl. watch history)", float64(db)/float64(objects), "B").
 		vs("JSON size", jsonPer)
 	return nil
 }
@@ -106,7 +107,7 @@ func loadedStart(ctx context.Context, e *env, c *cluster, objects int) error {
 	if err != nil {
 		return err
 	}
-	e.res.add("cold start", "start.loaded_ms", fmt.Sprintf("exec → /readyz ok with %s objects", groupThousands(int64(objects))), ms(took), "ms").
+	e.add("cold start", "start.loaded_ms", fmt.Sprintf("exec → /readyz ok with %s objects", groupThousands(int64(objects))), ms(took), "ms").
 		atMost(1000, "≤ 1 s (target at 100k)")
 	return nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -39,9 +41,17 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	if deployments == e.sizes.Reconcile[len(e.sizes.Reconcile)-1][0] {
 		wait = e.profileDuring(ctx, c, "reconcile")
 	}
-	defer wait()
+	// The writes are counted from the server's metrics; a server that
+	// does not serve them (a --kubeconfig cluster without the right)
+	// still gets its time measured.
+	before, scrapeErr := scrapeWrites(ctx, c)
 
 	t0 := time.Now()
+	tl, stopTimeline, err := watchPods(wctx, c, ns, t0)
+	if err != nil {
+		wait()
+		return err
+	}
 	created := make(chan error, 1)
 	go func() {
 		_, err := parallel(wctx, 0, deployments, 16, func(ctx context.Context, i int) error {
@@ -50,17 +60,23 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 		})
 		created <- err
 	}()
-	if err := waitAvailable(wctx, c, ns, deployments, created); err != nil {
+	err = waitAvailable(wctx, c, ns, deployments, created)
+	took := time.Since(t0).Seconds()
+	stopTimeline()
+	wait() // the profile covers the run, not the burst below
+	if err != nil {
 		return fmt.Errorf("%d×%d: %w", deployments, replicas, err)
 	}
-	took := time.Since(t0).Seconds()
 	label := fmt.Sprintf("%s×%d", groupThousands(int64(deployments)), replicas)
 	key := fmt.Sprintf("reconcile.%dx%d", deployments, replicas)
 	f := e.add("reconcile", key+".s", label+": first create → all Available", took, "s")
-	if e.variant.key == "nojournal" {
+	switch e.variant.key {
+	case "nojournal":
 		if on, ok := e.res.lookup(key + ".s"); ok {
 			f.vs("journal on", on.Value)
 		}
+	case "baseline":
+		e.vsDefault(f, key+".s")
 	}
 	switch deployments {
 	case 100:
@@ -68,7 +84,72 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	case 1000:
 		f.atMost(10, "≤ 10 s")
 	}
-	e.add("reconcile", key+".pods_per_s", label+": pods Running and Ready per second", float64(deployments*replicas)/took, "/s")
+	addStages(e, key, tl)
+	e.vsDefault(e.add("reconcile", key+".pods_per_s", label+": pods Running and Ready per second", float64(deployments*replicas)/took, "/s"), key+".pods_per_s")
+	after, err := scrapeWrites(ctx, c)
+	if scrapeErr != nil || err != nil {
+		e.skip(fmt.Sprintf("reconcile%s: writes per pod: %v", e.variant.suffix(), errors.Join(scrapeErr, err)))
+		return nil
+	}
+	return reportWrites(ctx, e, c, ns, key, label, after.since(before), deployments, replicas, took)
+}
+
+// addStages prints when the pods passed each step: where the round's
+// time went.
+func addStages(e *env, key string, tl *podTimeline) {
+	lastCreated, lastBound, lastReady, toBind, toReady := tl.stages()
+	for _, st := range []struct {
+		k, name string
+		v       float64
+	}{
+		{"last_pod_created_s", "  last pod created (since first create)", lastCreated},
+		{"last_pod_bound_s", "  last pod bound to a node", lastBound},
+		{"last_pod_ready_s", "  last pod Ready", lastReady},
+		{"median_create_to_bind_s", "  median pod: created → bound", toBind},
+		{"median_bind_to_ready_s", "  median pod: bound → Ready", toReady},
+	} {
+		e.vsDefault(e.add("reconcile", key+"."+st.k, st.name, st.v, "s"), key+"."+st.k)
+	}
+}
+
+// reportWrites prints the writes a reconcile round made, per pod and per
+// Deployment, and the time the same number of writes takes as one burst
+// on the same server: the lower bound those writes imply at the store's
+// batched commit rate, and the gap to it.
+func reportWrites(ctx context.Context, e *env, c *cluster, ns, key, label string, w writeCounts, deployments, replicas int, took float64) error {
+	pods := float64(deployments * replicas)
+	n, what := w.revision, "store revisions"
+	if n <= 0 { // not miniapi: count the successful requests instead
+		n, what = w.requests(), "write requests"
+	}
+	total := e.add("reconcile", key+".writes_per_pod", fmt.Sprintf("%s: writes per pod, all (%s ÷ pods)", label, what), n/pods, "")
+	e.vsDefault(total, key+".writes_per_pod")
+	if e.variant.key != "baseline" {
+		total.vs("write requests (2xx)", w.requests()/pods)
+	}
+	for _, req := range w.keys() {
+		per, unit, name := pods, "/pod", "per pod"
+		if perDeployment(req) {
+			per, unit, name = float64(deployments), "/Deployment", "per Deployment"
+		}
+		k := key + ".writes." + strings.NewReplacer(" ", ".", "/", "_").Replace(req)
+		e.vsDefault(e.add("reconcile", k, fmt.Sprintf("  %s %s", req, name), w.byRequest[req]/per, unit), k)
+	}
+	e.vsDefault(e.add("reconcile", key+".conflicts_per_pod", "  updates and patches refused with 409 Conflict, per pod", w.conflicts/pods, "/pod"), key+".conflicts_per_pod")
+	if n <= 0 || !c.own() {
+		return nil
+	}
+	if _, err := c.namespace(ctx, ns+"-burst"); err != nil {
+		return err
+	}
+	burst, err := writeBurst(ctx, c, ns+"-burst", int(n))
+	if err != nil {
+		return fmt.Errorf("write burst: %w", err)
+	}
+	rate := n / burst.Seconds()
+	e.vsDefault(e.add("reconcile", key+".commit_rate", fmt.Sprintf("store's batched commit rate (%.0f ConfigMap creates, %d clients)", n, burstClients), rate, "/s"), key+".commit_rate")
+	e.add("reconcile", key+".write_bound_gap", label+": first create → all Available, over the bound its writes imply", took, "s").
+		vs(fmt.Sprintf("%.0f writes at that rate", n), burst.Seconds())
 	return nil
 }
 

@@ -275,7 +275,7 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	return Deps{
 		Client:    client,
 		Metadata:  meta,
-		Informers: informers.NewSharedInformerFactory(client, resyncPeriod),
+		Informers: informers.NewSharedInformerFactoryWithOptions(client, resyncPeriod, informers.WithTransform(dropManagedFields)),
 		Logger:    logger,
 		Clock:     clk,
 		events:    events,

@@ -33,6 +33,7 @@ import (
 
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/ownwrite"
 )
 
 // Config configures a Controller.
@@ -48,7 +49,7 @@ type Config struct {
 	// Clock stamps conditions and measures progress deadlines; default the
 	// real clock.
 	Clock clock.WithTicker
-	// Workers is how many Deployments are reconciled at once; default 5.
+	// Workers is how many Deployments are reconciled at once; default 16.
 	Workers int
 }
 
@@ -62,7 +63,10 @@ type Controller struct {
 	recorder   record.EventRecorder
 	log        *slog.Logger
 	clock      clock.WithTicker
-	driver     *driver.Driver
+	// statusWrites holds the Deployments whose status was written but is
+	// not yet in the cache (see ownwrite).
+	statusWrites *ownwrite.Tracker
+	driver       *driver.Driver
 }
 
 // New validates cfg, fills defaults and registers the informer handlers.
@@ -78,7 +82,7 @@ func New(cfg Config) (*Controller, error) {
 		cfg.Clock = clock.RealClock{}
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 5
+		cfg.Workers = 16
 	}
 	dInf := cfg.Informers.Apps().V1().Deployments()
 	rsInf := cfg.Informers.Apps().V1().ReplicaSets()
@@ -89,14 +93,15 @@ func New(cfg Config) (*Controller, error) {
 		}
 	}
 	c := &Controller{
-		client:     cfg.Client,
-		dLister:    dInf.Lister(),
-		rsLister:   rsInf.Lister(),
-		rsIndexer:  rsInf.Informer().GetIndexer(),
-		podIndexer: podInf.Informer().GetIndexer(),
-		recorder:   cfg.Recorder,
-		log:        cfg.Logger.With("controller", "deployment"),
-		clock:      cfg.Clock,
+		client:       cfg.Client,
+		dLister:      dInf.Lister(),
+		rsLister:     rsInf.Lister(),
+		rsIndexer:    rsInf.Informer().GetIndexer(),
+		podIndexer:   podInf.Informer().GetIndexer(),
+		recorder:     cfg.Recorder,
+		log:          cfg.Logger.With("controller", "deployment"),
+		clock:        cfg.Clock,
+		statusWrites: ownwrite.New(),
 	}
 	d, err := driver.New(driver.Config{
 		Name: "deployment", Reconciler: c, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,

@@ -34,6 +34,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	}
 	d, err := c.dLister.Deployments(ns).Get(name)
 	if apierrors.IsNotFound(err) {
+		c.statusWrites.Forget(key)
 		c.log.Debug("deployment gone, nothing to do", "deployment", key)
 		return nil
 	}
@@ -85,6 +86,12 @@ func (c *Controller) carryOut(ctx context.Context, key string, d *appsv1.Deploym
 	if !p.changes(d) {
 		return nil
 	}
+	if c.statusWrites.Pending(key, d.ResourceVersion) {
+		// The previous status write is not in the cache yet: its event
+		// brings this Deployment back, and that pass writes (ownwrite).
+		c.log.Debug("status write waits for the previous one to reach the cache", "deployment", key)
+		return nil
+	}
 	return c.record(ctx, d, p.Status, p.Revision)
 }
 
@@ -105,7 +112,10 @@ func (c *Controller) record(ctx context.Context, d *appsv1.Deployment, st appsv1
 	if revision != "" {
 		setDeploymentRevision(cp, revision)
 	}
-	_, err := c.client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, cp, metav1.UpdateOptions{})
+	written, err := c.client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, cp, metav1.UpdateOptions{})
+	if err == nil {
+		c.statusWrites.Wrote(d.Namespace+"/"+d.Name, d.ResourceVersion, written.ResourceVersion)
+	}
 	return err
 }
 

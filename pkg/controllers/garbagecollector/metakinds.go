@@ -65,10 +65,13 @@ func deletableResources(ctx context.Context, disc discovery.DiscoveryInterface, 
 // never meet.
 func metadataKind(gvr schema.GroupVersionResource, kindName string, client metadata.Interface) *kind {
 	res := client.Resource(gvr)
+	inf := metadatainformer.NewFilteredMetadataInformer(client, gvr, metav1.NamespaceAll, metadataResync, cache.Indexers{}, nil).Informer()
+	// Not yet started, so the transform cannot fail.
+	_ = inf.SetTransform(ownershipOnly)
 	return &kind{
 		resource: gvr.GroupResource().String(), apiVersion: gvr.GroupVersion().String(), kind: kindName,
 		gk:       gvr.GroupVersion().WithKind(kindName).GroupKind(),
-		informer: metadatainformer.NewFilteredMetadataInformer(client, gvr, metav1.NamespaceAll, metadataResync, cache.Indexers{}, nil).Informer(),
+		informer: inf,
 		get: func(ctx context.Context, ns, name string) (metav1.Object, error) {
 			return res.Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 		},

@@ -107,7 +107,7 @@ func New(cfg Config) (*Kubelet, error) {
 		cfg.Clock = clock.RealClock{}
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 16
+		cfg.Workers = 64
 	}
 	podInf := cfg.Informers.Core().V1().Pods()
 	nodeInf := cfg.Informers.Core().V1().Nodes()

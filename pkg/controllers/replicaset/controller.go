@@ -28,6 +28,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/expectations"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/ownwrite"
 )
 
 // Config configures a Controller.
@@ -43,7 +44,7 @@ type Config struct {
 	// Clock tells the time for availability (minReadySeconds) and
 	// expectation expiry; default the real clock.
 	Clock clock.WithTicker
-	// Workers is how many ReplicaSets are reconciled at once; default 5.
+	// Workers is how many ReplicaSets are reconciled at once; default 16.
 	Workers int
 	// BurstReplicas caps creations or deletions per reconcile; default 500.
 	BurstReplicas int
@@ -62,7 +63,10 @@ type Controller struct {
 	// expect holds, per ReplicaSet key, the pod creations and deletions
 	// sent but not yet seen in the pod cache.
 	expect *expectations.Expectations
-	driver *driver.Driver
+	// statusWrites holds the ReplicaSets whose status was written but is
+	// not yet in the cache (see ownwrite).
+	statusWrites *ownwrite.Tracker
+	driver       *driver.Driver
 }
 
 // New validates cfg, fills defaults and registers the informer handlers.
@@ -78,7 +82,7 @@ func New(cfg Config) (*Controller, error) {
 		cfg.Clock = clock.RealClock{}
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 5
+		cfg.Workers = 16
 	}
 	if cfg.BurstReplicas <= 0 {
 		cfg.BurstReplicas = 500
@@ -89,15 +93,16 @@ func New(cfg Config) (*Controller, error) {
 		return nil, err
 	}
 	c := &Controller{
-		client:     cfg.Client,
-		rsLister:   rsInf.Lister(),
-		podLister:  podInf.Lister(),
-		podIndexer: podInf.Informer().GetIndexer(),
-		recorder:   cfg.Recorder,
-		log:        cfg.Logger.With("controller", "replicaset"),
-		clock:      cfg.Clock,
-		burst:      cfg.BurstReplicas,
-		expect:     expectations.New(cfg.Clock),
+		client:       cfg.Client,
+		rsLister:     rsInf.Lister(),
+		podLister:    podInf.Lister(),
+		podIndexer:   podInf.Informer().GetIndexer(),
+		recorder:     cfg.Recorder,
+		log:          cfg.Logger.With("controller", "replicaset"),
+		clock:        cfg.Clock,
+		burst:        cfg.BurstReplicas,
+		expect:       expectations.New(cfg.Clock),
+		statusWrites: ownwrite.New(),
 	}
 	d, err := driver.New(driver.Config{
 		Name: "replicaset", Reconciler: c, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
@@ -130,6 +135,7 @@ func (c *Controller) Run(ctx context.Context) error { return c.driver.Run(ctx) }
 func (c *Controller) onReplicaSetDelete(obj any) {
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 		c.expect.Forget(key)
+		c.statusWrites.Forget(key)
 	}
 	c.driver.EnqueueObject(obj)
 }

@@ -29,6 +29,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	rs, err := c.rsLister.ReplicaSets(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		c.expect.Forget(key)
+		c.statusWrites.Forget(key)
 		c.log.Debug("replicaset gone, nothing to do", "replicaset", key)
 		return nil
 	}
@@ -65,7 +66,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 		"desired", desired, "observed", len(active), "action", action)
 
 	status := computeStatus(rs, pods, manageErr, c.clock.Now())
-	if err := c.writeStatus(ctx, rs, status); err != nil {
+	if err := c.writeStatus(ctx, key, rs, status); err != nil {
 		return err
 	}
 	if manageErr != nil {

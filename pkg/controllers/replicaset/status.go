@@ -61,13 +61,24 @@ func failureCondition(conds []appsv1.ReplicaSetCondition, manageErr error, now t
 }
 
 // writeStatus writes st if it differs from what rs shows. A conflict is
-// returned, so the driver retries against a fresher cache.
-func (c *Controller) writeStatus(ctx context.Context, rs *appsv1.ReplicaSet, st appsv1.ReplicaSetStatus) error {
+// returned, so the driver retries against a fresher cache. While the
+// cache has not yet shown this controller's previous status write of rs,
+// it writes nothing: that write's event enqueues rs again, and that pass
+// writes what has changed since (see ownwrite).
+func (c *Controller) writeStatus(ctx context.Context, key string, rs *appsv1.ReplicaSet, st appsv1.ReplicaSetStatus) error {
 	if equality.Semantic.DeepEqual(rs.Status, st) {
 		return nil
 	}
+	if c.statusWrites.Pending(key, rs.ResourceVersion) {
+		c.log.Debug("status write waits for the previous one to reach the cache", "replicaset", key)
+		return nil
+	}
+	basedOn := rs.ResourceVersion
 	rs = rs.DeepCopy()
 	rs.Status = st
-	_, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, rs, metav1.UpdateOptions{})
+	written, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, rs, metav1.UpdateOptions{})
+	if err == nil {
+		c.statusWrites.Wrote(key, basedOn, written.ResourceVersion)
+	}
 	return err
 }
