@@ -46,6 +46,7 @@ func pods(opts Options) *Resource {
 			"portforward":         noContainers("pods/portforward", "PodPortForwardOptions", "create", "get"),
 			"ephemeralcontainers": noContainers("pods/ephemeralcontainers", "Pod", "get", "patch", "update"),
 			"eviction":            evictionSubresource(),
+			"binding":             bindingSubresource(),
 		},
 		Generation: s.GenerationChanged,
 		Delete:     podDelete{},

@@ -12,7 +12,7 @@ import (
 
 // statusPatch is the strategic merge patch of pods/status that turns old
 // into new, as the kubelet's status manager sends it: a patch, not an
-// update, so it never conflicts with the scheduler writing PodScheduled at
+// update, so it never conflicts with another writer of the pod's status at
 // the same moment (conditions merge by type), and no write is lost to a
 // retry. The pod's uid is in the patch (only in the new side, so it always
 // appears) as a precondition: a different pod of the same name is not

@@ -8,7 +8,6 @@ package scheduler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -146,15 +145,6 @@ func needsWork(p *corev1.Pod) bool {
 	return ours(p) && p.DeletionTimestamp == nil && p.Spec.NodeName == ""
 }
 
-func scheduledCondition(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodScheduled {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 func (s *Scheduler) enqueueUnscheduled() {
 	pods, _ := s.pods.List(labels.Everything())
 	for _, p := range pods {
@@ -194,13 +184,15 @@ func (s *Scheduler) Reconcile(ctx context.Context, key string) error {
 		return nil // a node turning Ready enqueues every unscheduled pod
 	}
 	s.log.Info("reconcile", "pod", key, "desired", "bound", "observed", "unscheduled", "action", "bind to "+nodeName)
-	bound, err := s.bind(ctx, pod, nodeName)
-	if err != nil {
+	if err := s.bind(ctx, pod, nodeName); err != nil {
 		s.forget(pod)
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
 		return fmt.Errorf("binding %s to %s: %w", key, nodeName, err)
 	}
-	s.recorder.Eventf(bound, corev1.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s", ns, name, nodeName)
-	return s.markScheduled(ctx, bound)
+	s.recorder.Eventf(pod, corev1.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s", ns, name, nodeName)
+	return nil
 }
 
 // choose picks the node for pod and assumes the binding; total is how many
@@ -250,45 +242,14 @@ func (s *Scheduler) forget(pod *corev1.Pod) {
 	delete(s.assumed.byUID, pod.UID)
 }
 
-// bind sets spec.nodeName. kube-scheduler POSTs a pods/binding; miniapi
-// allows setting nodeName once on an unbound pod with a plain update, which
-// has the same effect and the same conflict rules.
-func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) (*corev1.Pod, error) {
-	upd := pod.DeepCopy()
-	upd.Spec.NodeName = nodeName
-	return s.client.CoreV1().Pods(pod.Namespace).Update(ctx, upd, metav1.UpdateOptions{})
+// bind POSTs a pods/binding, as kube-scheduler does: the server sets the
+// node and PodScheduled=True in one write. The pod's uid is the binding's
+// precondition, so a pod deleted and made again under the same name is
+// not bound by mistake.
+func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) error {
+	return s.client.CoreV1().Pods(pod.Namespace).Bind(ctx, &corev1.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+		Target:     corev1.ObjectReference{Kind: "Node", Name: nodeName},
+	}, metav1.CreateOptions{})
 }
 
-// markScheduled sets PodScheduled=True through pods/status, as the binding
-// subresource does in kube-apiserver. It sends a strategic merge patch of
-// the condition, as kube-scheduler patches pod conditions: the kubelet may
-// post the pod's status at the same moment, and conditions merge by type,
-// so neither write conflicts with the other.
-func (s *Scheduler) markScheduled(ctx context.Context, pod *corev1.Pod) error {
-	if scheduledCondition(pod) {
-		return nil
-	}
-	patch, err := conditionPatch(pod.UID, corev1.PodCondition{
-		Type: corev1.PodScheduled, Status: corev1.ConditionTrue,
-		LastTransitionTime: metav1.NewTime(s.clock.Now()),
-	})
-	if err != nil {
-		return err
-	}
-	_, err = s.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status")
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
-}
-
-// conditionPatch is the strategic merge patch that sets one condition of a
-// pod, with the pod's uid as a precondition (as kube's clients send it).
-func conditionPatch(uid types.UID, c corev1.PodCondition) ([]byte, error) {
-	return json.Marshal(map[string]any{
-		"metadata": map[string]any{"uid": uid},
-		"status": map[string]any{
-			"conditions": []corev1.PodCondition{c},
-		},
-	})
-}

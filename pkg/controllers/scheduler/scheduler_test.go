@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -32,6 +31,7 @@ func pod(name string) *corev1.Pod {
 func setup(t *testing.T, objs ...runtime.Object) (*Scheduler, *fake.Clientset, *record.FakeRecorder) {
 	t.Helper()
 	client := fake.NewClientset(objs...)
+	client.PrependReactor("create", "pods", bindLikeTheServer(client))
 	inf := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
 	s, err := New(Config{Client: client, Informers: inf, Recorder: rec, Clock: clocktesting.NewFakeClock(time.Now())})
@@ -120,33 +120,32 @@ func TestReconcileWithoutReadyNodeWaits(t *testing.T) {
 	}
 }
 
-// The scheduler's condition patch adds PodScheduled to a status the kubelet
-// already posted without dropping the kubelet's conditions.
-func TestConditionPatchKeepsTheOtherConditions(t *testing.T) {
-	at := metav1.Now()
-	patch, err := conditionPatch("u1", corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: at})
-	if err != nil {
-		t.Fatal(err)
+// bindLikeTheServer answers a pods/binding create as the server does
+// (TestPodBinding in pkg/apiserver proves it there): the fake clientset
+// would only store the pod unchanged.
+func bindLikeTheServer(client *fake.Clientset) k8stesting.ReactionFunc {
+	return func(action k8stesting.Action) (bool, runtime.Object, error) {
+		create := action.(k8stesting.CreateAction)
+		b, ok := create.GetObject().(*corev1.Binding)
+		if !ok || action.GetSubresource() != "binding" {
+			return false, nil, nil
+		}
+		obj, err := client.Tracker().Get(action.GetResource(), action.GetNamespace(), b.Name)
+		if err != nil {
+			return true, nil, err
+		}
+		pod := obj.(*corev1.Pod).DeepCopy()
+		pod.Spec.NodeName = b.Target.Name
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+		return true, &metav1.Status{Status: metav1.StatusSuccess}, client.Tracker().Update(action.GetResource(), pod, action.GetNamespace())
 	}
-	running := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", UID: "u1"}, Status: corev1.PodStatus{
-		Phase:      corev1.PodRunning,
-		Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
-	}}
-	cur, _ := json.Marshal(running)
-	merged, err := strategicpatch.StrategicMergePatch(cur, patch, corev1.Pod{})
-	if err != nil {
-		t.Fatal(err)
+}
+
+func scheduledCondition(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return c.Status == corev1.ConditionTrue
+		}
 	}
-	var got corev1.Pod
-	if err := json.Unmarshal(merged, &got); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[corev1.PodConditionType]corev1.ConditionStatus{}
-	for _, c := range got.Status.Conditions {
-		seen[c.Type] = c.Status
-	}
-	if got.Status.Phase != corev1.PodRunning || len(got.Status.Conditions) != 2 ||
-		seen[corev1.PodReady] != corev1.ConditionTrue || seen[corev1.PodScheduled] != corev1.ConditionTrue || got.UID != "u1" {
-		t.Errorf("after the patch: phase %s, conditions %+v; want Running with Ready and PodScheduled True", got.Status.Phase, got.Status.Conditions)
-	}
+	return false
 }
