@@ -84,8 +84,9 @@ func journalSince(v string) (uint64, error) {
 }
 
 // watchJournal streams the passes f selects after `after`, one JSON event
-// per line, until the client leaves, the watch's timeout passes or the
-// server ends its watches (EndWatches).
+// per line, until the client leaves or takes no data for the watch write
+// timeout, the watch's timeout passes or the server ends its watches
+// (EndWatches).
 func (s *Server) watchJournal(w http.ResponseWriter, r *http.Request, f journal.Filter, after uint64) {
 	describeRequest(r, "watch", "journal")
 	if !s.beginWatch() {
@@ -122,7 +123,18 @@ func (s *Server) watchJournal(w http.ResponseWriter, r *http.Request, f journal.
 			}
 		}
 		if buf.Len() > 0 {
-			if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
+			// A client that takes nothing for --watch-write-timeout is
+			// dropped, as on every other watch.
+			timedOut, err := writeWithin(rc, s.limits.WatchWriteTimeout, func() error {
+				if _, err := w.Write(buf.Bytes()); err != nil {
+					return err
+				}
+				return rc.Flush()
+			})
+			if timedOut {
+				s.log.Info("journal watch ended", "reason", endWriteTimeout)
+			}
+			if err != nil {
 				return
 			}
 			buf.Reset()

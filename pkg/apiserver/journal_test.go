@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/miniapi/miniapi/pkg/journal"
 )
@@ -129,5 +132,24 @@ func TestJournalWatchFromSinceReplaysKeptPasses(t *testing.T) {
 	}
 	if len(seqs) != 2 || seqs[0] != 2 || seqs[1] != 3 {
 		t.Fatalf("watch since=1 sent passes %v, want [2 3]", seqs)
+	}
+}
+
+// TestStuckJournalWatchIsClosed: a journal watch whose client takes no
+// data is ended after the watch write timeout, as every other watch is.
+func TestStuckJournalWatchIsClosed(t *testing.T) {
+	j := journal.New(5000, nil)
+	var logs syncBuffer
+	cfg := Config{Journal: j, Limits: Limits{WatchWriteTimeout: 300 * time.Millisecond}}
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	ts := startTestServerOn(t, cfg, nil, smallBuffers)
+	dialStuck(t, ts.url, "/miniapi/v1/journal?watch=true")
+	waitOpenWatches(t, ts, 1)
+	for range 1000 { // 3,000 passes, far more than the sockets' buffers hold
+		addPasses(j)
+	}
+	waitOpenWatches(t, ts, 0)
+	if !strings.Contains(logs.String(), `msg="journal watch ended" reason="write timeout"`) {
+		t.Errorf("no log line says why the journal watch ended:\n%s", logs.String())
 	}
 }

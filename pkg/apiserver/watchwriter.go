@@ -115,26 +115,30 @@ func (ww *watchWriter) spill() error {
 	return ww.deadlined(ww.writeOut)
 }
 
-// deadlined runs one write or flush under the write timeout. The deadline
-// is cleared afterwards: it bounds a write the client does not take, not
-// the quiet time between events (HTTP/2 resets a stream whose deadline
-// passes even with no write pending).
+// deadlined runs one write or flush under the write timeout.
 func (ww *watchWriter) deadlined(write func() error) error {
-	if ww.writeTimeout <= 0 {
-		return write()
-	}
-	deadline := time.Now().Add(ww.writeTimeout)
-	if err := ww.rc.SetWriteDeadline(deadline); err != nil {
-		return write() // a writer without deadlines: unbounded as before
-	}
-	err := write()
-	if err != nil && !time.Now().Before(deadline) {
-		ww.timedOut = true
-	}
-	if err == nil {
-		err = ww.rc.SetWriteDeadline(time.Time{})
-	}
+	timedOut, err := writeWithin(ww.rc, ww.writeTimeout, write)
+	ww.timedOut = ww.timedOut || timedOut
 	return err
+}
+
+// writeWithin runs one write or flush of a stream that must end within
+// timeout (none when 0), and reports whether it failed for taking
+// longer. The deadline is cleared afterwards: it bounds a write the
+// client does not take, not the quiet time between events (HTTP/2 resets
+// a stream whose deadline passes even with no write pending).
+func writeWithin(rc *http.ResponseController, timeout time.Duration, write func() error) (timedOut bool, err error) {
+	if timeout <= 0 {
+		return false, write()
+	}
+	deadline := time.Now().Add(timeout)
+	if err := rc.SetWriteDeadline(deadline); err != nil {
+		return false, write() // a writer without deadlines: unbounded as before
+	}
+	if err := write(); err != nil {
+		return !time.Now().Before(deadline), err
+	}
+	return false, rc.SetWriteDeadline(time.Time{})
 }
 
 // notePending records the bytes held now for peakHeld.
