@@ -114,7 +114,7 @@ func (c *Controller) record(ctx context.Context, d *appsv1.Deployment, st appsv1
 	}
 	written, err := c.client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, cp, metav1.UpdateOptions{})
 	if err == nil {
-		c.statusWrites.Wrote(d.Namespace+"/"+d.Name, d.ResourceVersion, written.ResourceVersion)
+		c.statusWrites.Wrote(d.Namespace+"/"+d.Name, written.ResourceVersion)
 	}
 	return err
 }

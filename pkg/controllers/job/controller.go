@@ -47,6 +47,7 @@ import (
 	"github.com/miniapi/miniapi/pkg/controllers/internal/driver"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/expectations"
 	"github.com/miniapi/miniapi/pkg/controllers/internal/owner"
+	"github.com/miniapi/miniapi/pkg/controllers/internal/ownwrite"
 )
 
 // Kube's pod failure back-off for Jobs.
@@ -102,8 +103,8 @@ type Controller struct {
 	// whose cached copy may not show it yet (see tracking.go).
 	released releasedPods
 	// written holds each Job's last status write until the cache shows it
-	// (see written.go).
-	written writtenStatus
+	// (ownwrite).
+	written *ownwrite.Tracker
 	driver  *driver.Driver
 }
 
@@ -140,6 +141,7 @@ func New(cfg Config) (*Controller, error) {
 		clock:      cfg.Clock,
 		backoff:    cfg.PodFailureBackoff,
 		expect:     expectations.New(cfg.Clock),
+		written:    ownwrite.New(),
 	}
 	d, err := driver.New(driver.Config{
 		Name: "job", Reconciler: c, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
@@ -172,7 +174,7 @@ func (c *Controller) Run(ctx context.Context) error { return c.driver.Run(ctx) }
 func (c *Controller) onJobDelete(obj any) {
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 		c.expect.Forget(key)
-		c.written.forget(key)
+		c.written.Forget(key)
 	}
 	c.driver.EnqueueObject(obj)
 }

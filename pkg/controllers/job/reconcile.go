@@ -43,13 +43,13 @@ func (c *Controller) reconcileJob(ctx context.Context, key string) error {
 	job, err := c.jobs.Jobs(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		c.expect.Forget(key)
-		c.written.forget(key)
+		c.written.Forget(key)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if !c.written.seen(key, job.ResourceVersion) {
+	if c.written.Pending(key, job.ResourceVersion) {
 		pass.Log(ctx, c.log, "Job", job, "reconciled job", "job", key, "action", "wait for the cache to show the last status write")
 		return nil
 	}

@@ -155,6 +155,6 @@ func (c *Controller) writeStatus(ctx context.Context, job *batchv1.Job, st *batc
 	if err != nil {
 		return nil, fmt.Errorf("writing the status of job %s/%s: %w", j.Namespace, j.Name, err)
 	}
-	c.written.record(j.Namespace+"/"+j.Name, out.ResourceVersion)
+	c.written.Wrote(j.Namespace+"/"+j.Name, out.ResourceVersion)
 	return out, nil
 }

@@ -73,12 +73,11 @@ func (c *Controller) writeStatus(ctx context.Context, key string, rs *appsv1.Rep
 		c.log.Debug("status write waits for the previous one to reach the cache", "replicaset", key)
 		return nil
 	}
-	basedOn := rs.ResourceVersion
 	rs = rs.DeepCopy()
 	rs.Status = st
 	written, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, rs, metav1.UpdateOptions{})
 	if err == nil {
-		c.statusWrites.Wrote(key, basedOn, written.ResourceVersion)
+		c.statusWrites.Wrote(key, written.ResourceVersion)
 	}
 	return err
 }

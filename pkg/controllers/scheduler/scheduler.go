@@ -252,4 +252,3 @@ func (s *Scheduler) bind(ctx context.Context, pod *corev1.Pod, nodeName string) 
 		Target:     corev1.ObjectReference{Kind: "Node", Name: nodeName},
 	}, metav1.CreateOptions{})
 }
-

@@ -2,25 +2,27 @@ package ownwrite
 
 import "testing"
 
-func TestPendingUntilTheCacheMovesOn(t *testing.T) {
+func TestPendingUntilTheCacheShowsTheWrite(t *testing.T) {
 	tr := New()
 	if tr.Pending("ns/a", "5") {
 		t.Fatal("nothing written yet, but Pending")
 	}
-	tr.Wrote("ns/a", "5", "7")
-	if !tr.Pending("ns/a", "5") {
-		t.Fatal("the cache still shows the version the write was based on, but not Pending")
+	tr.Wrote("ns/a", "7")
+	for _, cached := range []string{"5", "6"} {
+		// 6: another writer's change arrived first; ours is still to come.
+		if !tr.Pending("ns/a", cached) {
+			t.Fatalf("the cache shows %s, older than the write (7), but not Pending", cached)
+		}
 	}
 	if tr.Pending("ns/b", "5") {
 		t.Fatal("another key is Pending")
 	}
-	if tr.Pending("ns/a", "6") {
-		t.Fatal("the cache moved on, but still Pending")
+	if tr.Pending("ns/a", "7") {
+		t.Fatal("the cache shows the write, but still Pending")
 	}
 	if tr.Len() != 0 {
-		t.Fatalf("entry kept after the cache moved on: %d", tr.Len())
+		t.Fatalf("entry kept after the cache caught up: %d", tr.Len())
 	}
-	// Once dropped, even the old version no longer holds a pass back.
 	if tr.Pending("ns/a", "5") {
 		t.Fatal("Pending after the entry was dropped")
 	}
@@ -28,7 +30,7 @@ func TestPendingUntilTheCacheMovesOn(t *testing.T) {
 
 func TestForget(t *testing.T) {
 	tr := New()
-	tr.Wrote("ns/a", "5", "7")
+	tr.Wrote("ns/a", "7")
 	tr.Forget("ns/a")
 	if tr.Pending("ns/a", "5") {
 		t.Fatal("Pending after Forget")
@@ -37,8 +39,16 @@ func TestForget(t *testing.T) {
 
 func TestAWriteThatChangedNothingIsNotWaitedFor(t *testing.T) {
 	tr := New()
-	tr.Wrote("ns/a", "5", "5")
+	tr.Wrote("ns/a", "5") // the server answered the version the cache has
 	if tr.Pending("ns/a", "5") {
-		t.Fatal("a no-op write (same version back) makes no event, but the next pass would wait for one")
+		t.Fatal("a no-op write makes no event, but the next pass would wait for one")
+	}
+}
+
+func TestVersionsThatAreNotNumbersAreNotRemembered(t *testing.T) {
+	tr := New()
+	tr.Wrote("ns/a", "fake-1")
+	if tr.Pending("ns/a", "") || tr.Len() != 0 {
+		t.Fatal("a fake client's version held a pass back")
 	}
 }
