@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,9 +17,17 @@ import (
 
 // Store is a storage.Store kept in one bbolt file.
 type Store struct {
+	// db is swapped by a compaction (compact.go) under dbMu's write
+	// lock; readers hold its read lock. The committer, which runs the
+	// compactions, uses db without it.
 	db   *bolt.DB
+	dbMu sync.RWMutex
+	path string
 	opts Options
 	log  *slog.Logger
+
+	// space is the last SpaceStatus the committer measured.
+	space atomic.Pointer[storage.SpaceStatus]
 
 	// mu guards closed, and is read-held by every sender on reqs so that
 	// Close never closes the channel under a sender.
@@ -44,24 +53,28 @@ var _ storage.Store = (*Store)(nil)
 // second Open of the same file fails after a second.
 func Open(path string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout: time.Second,
-		// The freelist is rebuilt by scanning on open instead of being
-		// written by every commit: fewer pages per fsync, as in etcd.
-		NoFreelistSync: true,
-		FreelistType:   bolt.FreelistMapType,
-	})
+	db, err := openBolt(path, opts)
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	db.NoSync = opts.NoSync
+	if opts.DiskReserveBytes > 0 {
+		if err := ensureReserve(path, opts.DiskReserveBytes); err != nil {
+			opts.Logger.Warn("no room for the disk reserve: on a full disk deletes may fail too", "component", "boltstore", "err", err)
+		}
+	}
 	st, err := loadState(db, opts.HistorySize)
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
+	// After loadState, which trims the history to HistorySize, so that
+	// the pages the trim freed are given back too.
+	if db, err = compactOnOpen(db, path, opts); err != nil {
+		return nil, fmt.Errorf("boltstore: compact %s: %w", path, err)
+	}
 	s := &Store{
 		db:   db,
+		path: path,
 		opts: opts,
 		log:  opts.Logger.With("component", "boltstore"),
 		reqs: make(chan *op, opts.MaxBatch),
@@ -69,7 +82,8 @@ func Open(path string, opts Options) (*Store, error) {
 		stop: make(chan struct{}),
 	}
 	s.rev.Store(st.rev)
-	c := &committer{store: s, rev: st.rev, diskOldest: st.diskOldest}
+	c := &committer{store: s, rev: st.rev, diskOldest: st.diskOldest, space: spaceGuard{quota: opts.QuotaBytes}}
+	c.measure(false)
 	s.wg.Add(1)
 	go s.commitLoop(c)
 	if opts.ProgressInterval > 0 {
@@ -78,6 +92,51 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	s.log.Debug("opened", "path", path, "revision", st.rev, "history", len(st.history))
 	return s, nil
+}
+
+// openBolt opens the bbolt file with the store's settings.
+func openBolt(path string, opts Options) (*bolt.DB, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout: time.Second,
+		// The freelist is rebuilt by scanning on open instead of being
+		// written by every commit: fewer pages per fsync, as in etcd.
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
+	if err != nil {
+		return nil, err
+	}
+	db.NoSync = opts.NoSync
+	return db, nil
+}
+
+// compactOnOpen compacts the file, closing db and opening it again, when
+// asked to, or when the file is larger than the quota (its free pages may
+// be what is over). It returns the database to go on with.
+func compactOnOpen(db *bolt.DB, path string, opts Options) (*bolt.DB, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	over := opts.QuotaBytes > 0 && fi.Size() > opts.QuotaBytes
+	if !opts.CompactOnOpen && !over {
+		return db, nil
+	}
+	start := time.Now()
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	if err := compactFile(path, opts); err != nil {
+		return nil, err
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger.Info("compacted the database before opening it", "component", "boltstore", "overQuota", over,
+		"fileBytesBefore", fi.Size(), "fileBytesAfter", after.Size(), "took", time.Since(start))
+	return openBolt(path, opts)
 }
 
 // state is what Open reads from disk.
