@@ -27,15 +27,16 @@ import (
 
 // config is the command line.
 type config struct {
-	Duration     time.Duration
-	Interval     time.Duration // between samples; 0: Duration/200, within 2s..10s
-	Rate         float64       // ConfigMap writes per second
-	Watchers     int
-	Deployments  int
-	ScaleEvery   time.Duration
-	WatchHistory int
-	Miniapi      string
-	OutDir       string
+	Duration      time.Duration
+	Interval      time.Duration // between samples; 0: Duration/200, within 2s..10s
+	Rate          float64       // ConfigMap writes per second
+	Watchers      int
+	Deployments   int
+	ScaleEvery    time.Duration
+	WatchHistory  int
+	JournalPasses int
+	Miniapi       string
+	OutDir        string
 }
 
 func main() {
@@ -47,6 +48,7 @@ func main() {
 	flag.IntVar(&cfg.Deployments, "deployments", 4, "Deployments scaled between 1 and 4 replicas")
 	flag.DurationVar(&cfg.ScaleEvery, "scale-every", 2*time.Second, "how often one Deployment is scaled")
 	flag.IntVar(&cfg.WatchHistory, "watch-history", 1000, "the server's --watch-history: small enough that the history is full before warm-up ends")
+	flag.IntVar(&cfg.JournalPasses, "journal-passes", 1000, "the server's --journal-passes: small enough that the journal is full before warm-up ends")
 	flag.StringVar(&cfg.Miniapi, "miniapi", filepath.Join(repoRoot(), "bin", "miniapi"), "the miniapi binary")
 	flag.StringVar(&cfg.OutDir, "out", filepath.Join(repoRoot(), "soak-results"), "directory for soak.csv, soak.png and the server's log")
 	flag.Parse()

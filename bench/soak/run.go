@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,7 @@ type report struct {
 	csvPath, pngPath  string
 	writes, failures  int64
 	events, rewatches int64
+	counts            string // objects in the namespace at the end
 }
 
 // soak starts the server, runs the load for cfg.Duration while sampling,
@@ -38,7 +40,10 @@ func soak(ctx context.Context, cfg config, log *slog.Logger) (*report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	srv, err := startServer(ctx, cfg.Miniapi, work, fmt.Sprintf("--watch-history=%d", cfg.WatchHistory))
+	// The history and the journal are bounded rings; sized so that both
+	// are full before warm-up ends, their filling is not taken for a leak.
+	srv, err := startServer(ctx, cfg.Miniapi, work, fmt.Sprintf("--watch-history=%d", cfg.WatchHistory),
+		fmt.Sprintf("--journal-passes=%d", cfg.JournalPasses))
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +78,8 @@ func soak(ctx context.Context, cfg config, log *slog.Logger) (*report, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	rep := &report{cfg: cfg, samples: samples, results: judge(samples, cfg.warmup().Seconds()),
+	counts := countObjects(ctx, cs, ns)
+	rep := &report{cfg: cfg, samples: samples, results: judge(samples, cfg.warmup().Seconds()), counts: counts,
 		csvPath: filepath.Join(cfg.OutDir, "soak.csv"), pngPath: filepath.Join(cfg.OutDir, "soak.png"),
 		writes: l.writes.Load(), failures: l.failures.Load(), events: l.events.Load(), rewatches: l.rewatches.Load()}
 	if err := writeCSV(rep.csvPath, samples); err != nil {
@@ -123,10 +129,33 @@ func (r *report) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "soak: %s, %d samples, warm-up %s; %d writes (%.0f/s), %d failed; %d watch events, %d watches resumed\n",
 		r.cfg.Duration, len(r.samples), r.cfg.warmup(), r.writes, float64(r.writes)/max(el, 1), r.failures, r.events, r.rewatches)
+	fmt.Fprintf(w, "  objects at the end: %s\n", r.counts)
 	for _, res := range r.results {
 		fmt.Fprintln(w, "  "+res.String())
 	}
 	fmt.Fprintf(w, "  csv %s\n  png %s\n", r.csvPath, r.pngPath)
+}
+
+// countObjects says how many objects of each churned kind the namespace
+// holds: what the database keeps besides the history.
+func countObjects(ctx context.Context, cs kubernetes.Interface, ns string) string {
+	var parts []string
+	add := func(kind string, n int, err error) {
+		if err != nil {
+			parts = append(parts, kind+" ?")
+			return
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, kind))
+	}
+	cms, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	add("configmaps", len(cms.Items), err)
+	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	add("pods", len(pods.Items), err)
+	rss, err := cs.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+	add("replicasets", len(rss.Items), err)
+	evs, err := cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+	add("events", len(evs.Items), err)
+	return strings.Join(parts, ", ")
 }
 
 func copyFile(from, to string) {
