@@ -163,7 +163,10 @@ type pathless struct {
 
 func (e *pathless) Error() string {
 	msg := strings.ReplaceAll(e.err.Error(), e.path, "the database file")
-	return strings.ReplaceAll(msg, filepath.Dir(e.path), "the data directory")
+	if dir := filepath.Dir(e.path); dir != "." && dir != string(filepath.Separator) {
+		msg = strings.ReplaceAll(msg, dir, "the data directory")
+	}
+	return msg
 }
 
 func (e *pathless) Unwrap() error { return e.err }

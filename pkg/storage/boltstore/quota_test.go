@@ -197,3 +197,16 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+func TestPathlessHidesTheDatabasePath(t *testing.T) {
+	for _, path := range []string{"/srv/data/miniapi.db", "miniapi.db", "data/miniapi.db"} {
+		err := &pathless{err: fmt.Errorf("write %s: no space left on device; open %s.compact: x.", path, path), path: path}
+		msg := err.Error()
+		if strings.Contains(msg, path) || strings.Contains(msg, "/srv") {
+			t.Errorf("%s: message %q names the path", path, msg)
+		}
+		if !strings.HasSuffix(msg, "x.") {
+			t.Errorf("%s: message %q lost its text", path, msg)
+		}
+	}
+}
