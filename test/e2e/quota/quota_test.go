@@ -117,7 +117,11 @@ func deleteAll(ctx context.Context, t *testing.T, c kubernetes.Interface, names 
 }
 
 func configMap(name string) *corev1.ConfigMap {
-	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"k": strings.Repeat("x", 16<<10)}}
+	return configMapWith(name, strings.Repeat("x", 16<<10))
+}
+
+func configMapWith(name, value string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"k": value}}
 }
 
 func fileSize(t *testing.T, s *harness.Server) int64 {
