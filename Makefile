@@ -5,7 +5,7 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCH       ?= quick
 
-.PHONY: build generate run test unit e2e kubectl helm etcd lint bench bench-smoke fuzz clean
+.PHONY: build generate run test unit e2e kubectl helm etcd lint bench bench-smoke soak fuzz clean
 
 ## build: bin/miniapi and bin/minictl
 build:
@@ -95,9 +95,18 @@ bench: build etcd
 	@echo "managedFields: a list of 1000 pods, one Deployment update and one watch event, each with and without field management (B/object: a pod's size in the JSON list)"
 	$(GO) test -run XXX -bench 'BenchmarkList$$|BenchmarkUpdateFieldManagement|BenchmarkWatchEventManagedFields' ./pkg/apiserver/
 
-## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane
+## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane,
+## and the one-minute soak (bench/soak's TestSoak)
 bench-smoke: build etcd
 	cd bench && $(GO) test -count=1 -timeout 5m ./...
+
+## soak: bin/miniapi under steady churn (ConfigMap writes, Deployments scaling,
+## 100 watchers) for DURATION; samples RSS, live heap, goroutines and DB size
+## into soak-results/soak.csv and soak.png, and fails when one keeps growing
+## after warm-up. make test runs a one-minute version in bench-smoke.
+DURATION ?= 30m
+soak: build
+	cd bench && $(GO) run ./soak --duration=$(DURATION)
 
 ## fuzz: every fuzz target for FUZZTIME each (go test runs their seed
 ## corpora in the unit step; fuzzing needs an instrumented build of the
@@ -112,4 +121,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin miniapi-data bench-results.json bench-*.png
+	rm -rf bin miniapi-data bench-results.json bench-*.png soak-results

@@ -48,6 +48,8 @@ func main() {
 	f.BoolVar(&cfg.Controllers, "controllers", cfg.Controllers, "run the in-process controllers (deployment, replicaset, simulated kubelet, garbage collector, namespace)")
 	f.BoolVar(&cfg.Profiling, "profiling", cfg.Profiling, "serve /debug/pprof/")
 	f.BoolVar(&cfg.UnsafeNoFsync, "unsafe-no-fsync", cfg.UnsafeNoFsync, "do not fsync: for throwaway test servers only; a crash may lose acknowledged writes")
+	f.Int64Var(&cfg.QuotaBackendBytes, "quota-backend-bytes", cfg.QuotaBackendBytes, "database quota in bytes (as etcd's): past it creates and updates get 500 \"database space exceeded\" while reads and deletes go on; 0: no quota")
+	f.BoolVar(&cfg.CompactOnStart, "compact-on-start", cfg.CompactOnStart, "compact the database file (give its free pages back to the file system) before serving; done anyway when the file is larger than --quota-backend-bytes")
 	f.StringVar(&cfg.TLSCertFile, "tls-cert-file", "", "x509 certificate for HTTPS (with --tls-private-key-file)")
 	f.StringVar(&cfg.TLSKeyFile, "tls-private-key-file", "", "private key matching --tls-cert-file")
 	f.StringVar(&cfg.TokenAuthFile, "token-auth-file", "", "CSV file of bearer tokens: token,user,uid[,\"group1,group2\"]; when set every API request needs one")

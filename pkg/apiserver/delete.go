@@ -162,7 +162,8 @@ func (s *Server) deleteObject(ctx context.Context, q request, opts *metav1.Delet
 			if err != nil {
 				return nil, false, err
 			}
-			rev, err := s.store.Update(ctx, kv.Key, b, kv.ModRevision)
+			// Marking is part of the delete: it passes a full quota.
+			rev, err := s.store.Update(storage.ForDelete(ctx), kv.Key, b, kv.ModRevision)
 			if errors.Is(err, storage.ErrConflict) && attempt < maxUpdateAttempts {
 				continue
 			}

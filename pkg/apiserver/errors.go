@@ -16,7 +16,8 @@ import (
 
 // toStatus turns any error into the Status the client gets: API errors as
 // they are, storage errors as their Kubernetes counterparts (an unavailable
-// backend 503, a backend timeout 504, a request past its deadline 504),
+// backend 503, a backend timeout 504, a request past its deadline 504, a
+// database out of space 500 with etcd's "database space exceeded"),
 // anything else as 500 InternalError.
 func toStatus(err error) metav1.Status {
 	var api apierrors.APIStatus
@@ -29,6 +30,10 @@ func toStatus(err error) metav1.Status {
 	case errors.Is(err, storage.ErrUnavailable):
 		// etcd has no leader or refuses connections: retry later.
 		return apierrors.NewServiceUnavailable("storage unavailable: " + err.Error()).Status()
+	case errors.Is(err, storage.ErrNoSpace):
+		// Past --quota-backend-bytes, or a full disk: kube-apiserver
+		// passes etcd's NOSPACE error on as a 500 with etcd's text.
+		return apierrors.NewInternalError(fmt.Errorf("etcdserver: %w", err)).Status()
 	case errors.Is(err, storage.ErrTimeout):
 		// etcd did not answer in time, as kube-apiserver's 504.
 		return apierrors.NewTimeoutError("storage did not answer in time: "+err.Error(), 1).Status()

@@ -24,6 +24,8 @@ type Metrics struct {
 	commit       prometheus.Histogram
 	commitBatch  prometheus.Histogram
 	revisionFunc func() int64
+	// spaceFunc is the store's space accounting; nil for etcd.
+	spaceFunc func() storage.SpaceStatus
 }
 
 // NewMetrics registers the metrics on reg (a new registry with the Go and
@@ -72,7 +74,36 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 		}
 		return float64(m.revisionFunc())
 	}))
+	m.registerSpace(reg)
 	return m
+}
+
+// registerSpace registers the store's space gauges: the database size as
+// kube-apiserver's apiserver_storage_size_bytes, the bytes in use, the
+// quota and the NOSPACE alarm as etcd shows them. They read 0 when the
+// store keeps no such accounting (etcd, whose own metrics have them).
+func (m *Metrics) registerSpace(reg *prometheus.Registry) {
+	gauge := func(name, help string, f func(storage.SpaceStatus) float64) {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+			if m.spaceFunc == nil {
+				return 0
+			}
+			return f(m.spaceFunc())
+		}))
+	}
+	gauge("apiserver_storage_size_bytes", "Size of the database file in bytes.",
+		func(s storage.SpaceStatus) float64 { return float64(s.FileBytes) })
+	gauge("miniapi_storage_size_in_use_bytes", "Bytes of the database in use (what --quota-backend-bytes counts).",
+		func(s storage.SpaceStatus) float64 { return float64(s.InUseBytes) })
+	gauge("miniapi_storage_quota_backend_bytes", "The database quota (--quota-backend-bytes); 0: none.",
+		func(s storage.SpaceStatus) float64 { return float64(s.QuotaBytes) })
+	gauge("miniapi_storage_space_alarm", "1 while the NOSPACE alarm is raised (database over its quota or disk full): creates and updates get 500.",
+		func(s storage.SpaceStatus) float64 {
+			if s.Alarm != "" {
+				return 1
+			}
+			return 0
+		})
 }
 
 // ObserveCommit records one storage commit; it fits boltstore's OnCommit.
@@ -86,7 +117,12 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
-func (m *Metrics) watchRevision(st storage.Store) { m.revisionFunc = st.Revision }
+func (m *Metrics) watchRevision(st storage.Store) {
+	m.revisionFunc = st.Revision
+	if mt, ok := st.(storage.Maintainer); ok {
+		m.spaceFunc = mt.SpaceStatus
+	}
+}
 
 func (m *Metrics) observeRequest(verb, resource, code string, d time.Duration) {
 	m.requests.WithLabelValues(verb, resource, code).Inc()

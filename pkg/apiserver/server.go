@@ -213,6 +213,8 @@ func (s *Server) routes(profiling bool) *mux.Router {
 	r.HandleFunc(historyPath, s.objectHistory).Methods(http.MethodGet, http.MethodHead)
 	s.addUIRoutes(r)
 	r.HandleFunc(journalPath, s.serveJournal).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc(maintenanceStatusPath, s.serveMaintenanceStatus).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc(maintenanceCompactPath, s.serveMaintenanceCompact).Methods(http.MethodPost)
 
 	r.PathPrefix("/apis/" + metricsGroup).HandlerFunc(noMetrics)
 	r.PathPrefix("/api/v1/").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -62,7 +62,7 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		newExposeCmd(f, streams),
 		newRunCmd(f, streams), newAutoscaleCmd(f, streams),
 		newSetCmd(f, streams), newWaitCmd(f, streams), newEventsCmd(f, streams),
-		newDiffCmd(f, streams), newHistoryCmd(f, streams), newJournalCmd(f, streams),
+		newDiffCmd(f, streams), newHistoryCmd(f, streams), newJournalCmd(f, streams), newMaintenanceCmd(f, streams),
 	)
 
 	return cmd

@@ -47,7 +47,13 @@ type Config struct {
 	DiscoveryResyncPeriod time.Duration
 	Profiling             bool // --profiling
 	// UnsafeNoFsync writes without fsync: for throwaway test servers only.
-	UnsafeNoFsync                          bool
+	UnsafeNoFsync bool
+	// QuotaBackendBytes is --quota-backend-bytes: past it creates and
+	// updates get 500 "database space exceeded"; 0: no quota.
+	QuotaBackendBytes int64
+	// CompactOnStart is --compact-on-start: compact the bbolt file before
+	// serving.
+	CompactOnStart                         bool
 	TLSCertFile, TLSKeyFile, TokenAuthFile string
 	// ServiceClusterIPRange and ServiceNodePortRange: "" takes kube's
 	// defaults.
@@ -97,6 +103,13 @@ type Config struct {
 	BeforeControllers func(ctx context.Context, cfg *rest.Config) error
 }
 
+// DefaultQuotaBackendBytes is --quota-backend-bytes' default, etcd's: 2 GiB.
+const DefaultQuotaBackendBytes = 2 << 30
+
+// diskReserveBytes is the bbolt store's disk reserve (boltstore's
+// Options.DiskReserveBytes): room for deletes on a full disk.
+const diskReserveBytes = 16 << 20
+
 // Default is the configuration miniapi starts with when no flag is given.
 func Default() Config {
 	return Config{
@@ -104,7 +117,7 @@ func Default() Config {
 		Nodes: 3, PodReadyDelay: time.Second, PodRunDuration: 2 * time.Second, Controllers: true,
 		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 		LeaderElectLeaseDuration: 15 * time.Second, LeaderElectRenewDeadline: 10 * time.Second, LeaderElectRetryPeriod: 2 * time.Second,
-		EtcdPrefix: "/miniapi", EtcdCompactionInterval: 5 * time.Minute,
+		EtcdPrefix: "/miniapi", EtcdCompactionInterval: 5 * time.Minute, QuotaBackendBytes: DefaultQuotaBackendBytes,
 		RequestTimeout: 60 * time.Second, MinRequestTimeout: 1800, WatchWriteTimeout: 30 * time.Second, MaxRequestsInflight: 400, MaxMutatingRequestsInflight: 200,
 	}
 }

@@ -35,6 +35,11 @@ var (
 	// ErrTimeout: the backend did not answer within its request timeout
 	// (etcd unreachable); the API answers 504.
 	ErrTimeout = errors.New("storage: backend did not answer in time")
+	// ErrNoSpace: the database reached its quota (miniapi's and etcd's
+	// --quota-backend-bytes) or the disk is full. Creates and updates
+	// fail with it until space is freed; reads and deletes go on. Its
+	// text is etcd's, which kube-apiserver passes on in a 500.
+	ErrNoSpace = errors.New("mvcc: database space exceeded")
 )
 
 // ExpiredError is how backends report ErrExpired: errors.Is(err,
@@ -152,4 +157,21 @@ type Watcher interface {
 	Err() error
 	// Stop ends the watch and releases its resources.
 	Stop()
+}
+
+// deletingKey marks a context as carrying a write that is part of a delete.
+type deletingKey struct{}
+
+// ForDelete marks ctx as the context of a write that is part of a delete,
+// such as the update that sets a pod's deletionTimestamp: backends let it
+// through a full quota (ErrNoSpace), as they let Delete through, since
+// the delete it starts is what frees the space.
+func ForDelete(ctx context.Context) context.Context {
+	return context.WithValue(ctx, deletingKey{}, true)
+}
+
+// IsForDelete reports whether ForDelete marked ctx.
+func IsForDelete(ctx context.Context) bool {
+	v, _ := ctx.Value(deletingKey{}).(bool)
+	return v
 }

@@ -38,6 +38,8 @@ type committer struct {
 	// event that refers to its value as the previous one (prevAt), for
 	// trimHistory.
 	referrers map[int64]int64
+	// space is the quota and full-disk guard (quota.go).
+	space spaceGuard
 }
 
 // commitLoop runs until Close closes s.reqs, then commits what is left.
@@ -92,16 +94,76 @@ func (s *Store) drain(batch []*op) []*op {
 var errNothingWritten = errors.New("boltstore: nothing written")
 
 // commit writes one batch in one transaction and answers every op in it.
+// Compactions in the batch run after the transaction.
 func (c *committer) commit(batch []*op) {
 	s := c.store
+	writes, maint := splitMaintenance(batch)
 	start := time.Now()
-	results := make([]result, len(batch))
-	var events []storage.Event
-	refs := map[int64]int64{} // this transaction's prevAt references, to -> from
-	rev, oldest := c.rev, c.diskOldest
+	t := c.transact(writes)
+	if t.err != nil && isDiskFull(t.err) {
+		// bbolt rolled back. Try again with the deletes alone (they are
+		// what frees space, and must not fail for a create's sake), in
+		// the room the disk reserve leaves if it was just released.
+		if released := c.diskFull(); released || !onlyDeletes(writes) {
+			t = c.transact(writes)
+		}
+	}
+	if t.err != nil {
+		err := c.commitError(t.err)
+		s.log.Error("commit failed", "ops", len(writes), "err", err)
+		t.events = nil // rolled back: nothing to tell the watchers
+		for i := range t.results {
+			t.results[i] = result{err: err}
+		}
+	} else if t.rev != c.rev {
+		c.remember(t.refs, c.diskOldest, t.oldest)
+		c.rev, c.diskOldest = t.rev, t.oldest
+		s.rev.Store(t.rev)
+		if s.opts.OnCommit != nil && len(t.events) > 0 {
+			s.opts.OnCommit(len(t.events), time.Since(start))
+		}
+		s.hub.record(t.events)
+		c.measure(t.grew)
+	}
+	if c.space.raisedByWrite {
+		c.space.raisedByWrite = false
+		c.alarmRaised()
+	}
+	for i, o := range writes {
+		o.done <- t.results[i]
+	}
+	s.hub.publish(t.events)
+	for _, o := range maint {
+		o.done <- c.compact(o)
+	}
+}
+
+// txn is what one transaction did.
+type txn struct {
+	results []result
+	events  []storage.Event
+	rev     int64 // the last revision written (c.rev if none)
+	oldest  int64 // the oldest revision left in the events bucket
+	grew    bool  // a create or update was written (not only deletes)
+	err     error // the transaction failed and was rolled back
+	// refs are the transaction's prevAt references, to -> from.
+	refs map[int64]int64
+}
+
+// transact applies batch in one bbolt transaction. Ops the space guard
+// refuses, and ops that fail their checks, fail alone.
+func (c *committer) transact(batch []*op) txn {
+	s := c.store
+	t := txn{results: make([]result, len(batch)), rev: c.rev, oldest: c.diskOldest, refs: map[int64]int64{}}
+	if len(batch) == 0 {
+		return t
+	}
+	now := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		rev, oldest, events = c.rev, c.diskOldest, events[:0]
-		clear(refs)
+		t = txn{results: t.results, refs: t.refs, rev: c.rev, oldest: c.diskOldest}
+		clear(t.results)
+		clear(t.refs)
+		var pending int64 // bytes admitted in this transaction
 		kvs, evs := tx.Bucket(bucketKV), tx.Bucket(bucketEvents)
 		// Events are only ever appended (revision keys grow), so full
 		// pages lose nothing to later inserts: fewer pages to write.
@@ -113,65 +175,86 @@ func (c *committer) commit(batch []*op) {
 		kvs.FillPercent = 0.9
 		for i, o := range batch {
 			if err := o.ctx.Err(); err != nil {
-				results[i].err = err
+				t.results[i].err = err
 				continue
 			}
-			ev, opErr, err := apply(kvs, o, rev+1)
+			if err := c.space.admit(o, &pending, now); err != nil {
+				t.results[i].err = err
+				continue
+			}
+			ev, opErr, err := apply(kvs, o, t.rev+1)
 			if err != nil {
 				return err
 			}
 			if opErr != nil {
-				results[i].err = opErr
+				t.results[i].err = opErr
 				continue
 			}
-			c.sharePrevValue(&ev, events)
-			rev++
+			c.sharePrevValue(&ev, t.events)
+			t.rev++
 			// Every event from oldest on is in the bucket, this batch's
 			// included, so an update refers to its previous value there.
-			prevKept := ev.PrevKV != nil && ev.PrevKV.ModRevision >= oldest
+			prevKept := ev.PrevKV != nil && ev.PrevKV.ModRevision >= t.oldest
 			b := encodeEvent(ev, prevKept)
-			if err := evs.Put(revKey(rev), b); err != nil {
+			if err := evs.Put(revKey(t.rev), b); err != nil {
 				return err
 			}
 			if p, ok := prevRef(b); ok {
-				refs[p] = rev
+				t.refs[p] = t.rev
 			}
-			events = append(events, ev)
-			results[i].kv = ev.KV
+			t.events = append(t.events, ev)
+			t.results[i].kv = ev.KV
+			t.grew = t.grew || o.kind != opDelete
 		}
-		if rev == c.rev {
+		if t.rev == c.rev {
 			return errNothingWritten // roll back: no commit, no fsync
 		}
 		var err error
-		oldest, err = trimHistory(evs, oldest, rev-int64(s.opts.HistorySize), c.referrer(refs))
+		t.oldest, err = trimHistory(evs, t.oldest, t.rev-int64(s.opts.HistorySize), c.referrer(t.refs))
 		if err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(metaRevision, revKey(rev))
+		return tx.Bucket(bucketMeta).Put(metaRevision, revKey(t.rev))
 	})
 	if errors.Is(err, errNothingWritten) {
 		err = nil
 	}
 	if err != nil {
-		err = fmt.Errorf("boltstore: commit: %w", err)
-		s.log.Error("commit failed", "ops", len(batch), "err", err)
-		events = nil // rolled back: nothing to tell the watchers
-		for i := range results {
-			results[i] = result{err: err}
-		}
-	} else {
-		c.remember(refs, c.diskOldest, oldest)
-		c.rev, c.diskOldest = rev, oldest
-		s.rev.Store(rev)
-		if s.opts.OnCommit != nil && len(events) > 0 {
-			s.opts.OnCommit(len(events), time.Since(start))
-		}
-		s.hub.record(events)
+		t.events, t.rev, t.oldest, t.err = nil, c.rev, c.diskOldest, err
 	}
-	for i, o := range batch {
-		o.done <- results[i]
+	return t
+}
+
+// commitError is the error a failed transaction's ops get: storage.ErrNoSpace
+// for a full disk, otherwise bbolt's error without the database's path.
+func (c *committer) commitError(err error) error {
+	if isDiskFull(err) {
+		c.diskFull()
+		return errDiskFull
 	}
-	s.hub.publish(events)
+	return &pathless{err: fmt.Errorf("boltstore: commit: %w", err), path: c.store.path}
+}
+
+// onlyDeletes reports whether the space guard would pass every op anyway.
+func onlyDeletes(batch []*op) bool {
+	for _, o := range batch {
+		if o.kind != opDelete && !storage.IsForDelete(o.ctx) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitMaintenance separates the compactions from the writes.
+func splitMaintenance(batch []*op) (writes, maint []*op) {
+	for _, o := range batch {
+		if o.kind == opCompact {
+			maint = append(maint, o)
+		} else {
+			writes = append(writes, o)
+		}
+	}
+	return writes, maint
 }
 
 // apply performs one op as revision rev. opErr is the op's own failure

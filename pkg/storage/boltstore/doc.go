@@ -64,6 +64,24 @@ Only the latest value of each key is kept outside the history, so the file
 does not grow with churn: bbolt reuses the pages freed by deletes and trims.
 The freelist is not synced (as in etcd); opening a large file scans it.
 
+# Space
+
+With Options.QuotaBytes, creates and updates fail with storage.ErrNoSpace
+once the bytes the file has in use (its pages minus its free pages) reach
+the quota, or one does not fit near it; deletes, and writes whose context
+storage.ForDelete marked, still pass, and the alarm clears itself when the
+bytes in use fall a little below the quota (quota.go). A full disk (ENOSPC
+from bbolt's write or fsync) fails the transaction, which bbolt rolls back;
+its deletes are retried alone in the room the reserve file
+(Options.DiskReserveBytes, released then) leaves, and creates and updates
+resume by themselves once one commits. Error texts never name the file.
+
+Compact trims the history if asked and rewrites the file without its free
+pages, online: the committer runs it between transactions, so writes wait
+and reads go on until the new file is swapped in (compact.go). Open
+compacts first with Options.CompactOnOpen, or when the file is larger than
+the quota.
+
 Only one process may open a file at a time; a second Open fails after one
 second.
 */

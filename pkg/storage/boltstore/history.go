@@ -61,3 +61,13 @@ func (h *history) since(rev int64, prefix string) []storage.Event {
 	}
 	return out
 }
+
+// dropBefore forgets the events before revision rev (a history trim by
+// Compact), so that watches and lists agree on how far back they reach.
+func (h *history) dropBefore(rev int64) {
+	for h.n > 0 && h.oldest() < rev {
+		h.buf[h.start] = storage.Event{}
+		h.start = (h.start + 1) % len(h.buf)
+		h.n--
+	}
+}

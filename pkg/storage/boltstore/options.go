@@ -26,6 +26,21 @@ type Options struct {
 	// is acknowledged before it is on disk, so a crash of the machine may
 	// lose it. For throwaway test servers only.
 	NoSync bool
+	// QuotaBytes is the database quota (miniapi's --quota-backend-bytes,
+	// etcd's name): once the bytes in use reach it, creates and updates
+	// fail with storage.ErrNoSpace until deletes, a history trim or
+	// Compact bring them below it again (see quota.go). Deletes, and
+	// writes whose context storage.ForDelete marked, always pass. 0: no
+	// quota.
+	QuotaBytes int64
+	// CompactOnOpen rewrites the file without its free pages before
+	// opening it (see Compact). Open also does so, without being asked,
+	// when the file is larger than QuotaBytes.
+	CompactOnOpen bool
+	// DiskReserveBytes is the size of the reserve file kept beside the
+	// database so that deletes still commit on a full disk (reserve.go).
+	// 0: no reserve.
+	DiskReserveBytes int64
 	// Logger receives the store's few log lines. Default slog.Default().
 	Logger *slog.Logger
 	// OnCommit, when set, is called by the committer after each

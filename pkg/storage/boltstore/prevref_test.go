@@ -16,8 +16,8 @@ import (
 // a short history, so that trimming deletes the events that kept events
 // take their previous values from (prevAt), concurrently so that one
 // transaction both refers to and trims. Every kept event must still show
-// the value its key had before it, live, after a reopen, and after a
-// reopen with a shorter history.
+// the value its key had before it, live, after a reopen, after a reopen
+// with a shorter history, and after a compaction that trims it.
 func TestPreviousValuesSurviveTrimAndReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s, err := Open(path, Options{HistorySize: 16})
@@ -52,6 +52,15 @@ func TestPreviousValuesSurviveTrimAndReopen(t *testing.T) {
 		checkPrevValues(t, s, size)
 		must(t, s.Close())
 	}
+
+	// A compaction that trims the history keeps the same promise.
+	s, err = Open(path, Options{HistorySize: 16})
+	must(t, err)
+	defer s.Close()
+	if _, err := s.Compact(ctx, storage.CompactOptions{KeepHistory: 3}); err != nil {
+		t.Fatal(err)
+	}
+	checkPrevValues(t, s, 3)
 }
 
 // checkPrevValues replays the kept history from its start and checks each

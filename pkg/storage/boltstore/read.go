@@ -16,6 +16,8 @@ func (s *Store) Get(ctx context.Context, key string) (storage.KV, error) {
 		return storage.KV{}, err
 	}
 	var kv storage.KV
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
 	err := s.db.View(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketKV).Get([]byte(key))
 		if v == nil {
@@ -43,6 +45,8 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 		return storage.ListResult{}, fmt.Errorf("boltstore: list: negative limit or revision")
 	}
 	var res storage.ListResult
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
 	err := s.db.View(func(tx *bolt.Tx) error {
 		rev, err := readRevision(tx)
 		if err != nil {

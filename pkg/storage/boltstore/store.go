@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,9 +17,17 @@ import (
 
 // Store is a storage.Store kept in one bbolt file.
 type Store struct {
+	// db is swapped by a compaction (compact.go) under dbMu's write
+	// lock; readers hold its read lock. The committer, which runs the
+	// compactions, uses db without it.
 	db   *bolt.DB
+	dbMu sync.RWMutex
+	path string
 	opts Options
 	log  *slog.Logger
+
+	// space is the last SpaceStatus the committer measured.
+	space atomic.Pointer[storage.SpaceStatus]
 
 	// mu guards closed, and is read-held by every sender on reqs so that
 	// Close never closes the channel under a sender.
@@ -44,7 +53,65 @@ var _ storage.Store = (*Store)(nil)
 // second Open of the same file fails after a second.
 func Open(path string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
+	db, err := openBolt(path, opts)
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	if opts.DiskReserveBytes > 0 {
+		if err := ensureReserve(path, opts.DiskReserveBytes); err != nil {
+			opts.Logger.Warn("no room for the disk reserve: on a full disk deletes may fail too", "component", "boltstore", "err", err)
+		}
+	}
+	st, err := loadState(db, opts.HistorySize)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	// After loadState, which trims the history to HistorySize, so that
+	// the pages the trim freed are given back too.
+	if db, err = compactOnOpen(db, path, opts); err != nil {
+		return nil, fmt.Errorf("boltstore: compact %s: %w", path, err)
+	}
+	s := &Store{
+		db:   db,
+		path: path,
+		opts: opts,
+		log:  opts.Logger.With("component", "boltstore"),
+		reqs: make(chan *op, opts.MaxBatch),
+		hub:  newHub(opts, st.rev, st.history),
+		stop: make(chan struct{}),
+	}
+	s.rev.Store(st.rev)
+	c := &committer{store: s, rev: st.rev, diskOldest: st.diskOldest, referrers: st.referrers, space: spaceGuard{quota: opts.QuotaBytes}}
+	c.measure(false)
+	s.wg.Add(1)
+	go s.commitLoop(c)
+	if opts.ProgressInterval > 0 {
+		s.wg.Add(1)
+		go s.progressLoop()
+	}
+	s.log.Debug("opened", "path", path, "revision", st.rev, "history", len(st.history))
+	return s, nil
+}
+
+// openBolt opens the bbolt file with the store's settings.
+func openBolt(path string, opts Options) (*bolt.DB, error) {
+	db, err := bolt.Open(path, 0o600, boltOptions())
+	if err != nil {
+		return nil, err
+	}
+	db.NoSync = opts.NoSync
+	// bbolt grows the file 16 MiB at a time by default: 1.6 KB of empty
+	// file per object on a store of 10,000 pods. 4 MiB steps cost one
+	// more fsync per 4 MiB of growth and leave a quarter of that slack.
+	db.AllocSize = 4 << 20
+	return db, nil
+}
+
+// boltOptions are the options of every bbolt file of the store, the
+// store's own and a compaction's copy.
+func boltOptions() *bolt.Options {
+	return &bolt.Options{
 		Timeout: time.Second,
 		// The freelist is rebuilt by scanning on open instead of being
 		// written by every commit: fewer pages per fsync, as in etcd.
@@ -54,40 +121,39 @@ func Open(path string, opts Options) (*Store, error) {
 		// few KiB (a pod with its managedFields is about 2 KiB) then
 		// overflow 4 KiB pages into two, which end half empty; 16 KiB
 		// pages hold seven such values and end about 90% full. (Only a
-		// new file takes it: an existing one keeps its page size.)
+		// new file takes it: an existing one keeps its page size, and a
+		// compaction copies it into 16 KiB pages.)
 		PageSize: 16 << 10,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	db.NoSync = opts.NoSync
-	// bbolt grows the file 16 MiB at a time by default: 1.6 KB of empty
-	// file per object on a store of 10,000 pods. 4 MiB steps cost one
-	// more fsync per 4 MiB of growth and leave a quarter of that slack.
-	db.AllocSize = 4 << 20
-	st, err := loadState(db, opts.HistorySize)
+}
+
+// compactOnOpen compacts the file, closing db and opening it again, when
+// asked to, or when the file is larger than the quota (its free pages may
+// be what is over). It returns the database to go on with.
+func compactOnOpen(db *bolt.DB, path string, opts Options) (*bolt.DB, error) {
+	fi, err := os.Stat(path)
 	if err != nil {
 		_ = db.Close()
-		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+		return nil, err
 	}
-	s := &Store{
-		db:   db,
-		opts: opts,
-		log:  opts.Logger.With("component", "boltstore"),
-		reqs: make(chan *op, opts.MaxBatch),
-		hub:  newHub(opts, st.rev, st.history),
-		stop: make(chan struct{}),
+	over := opts.QuotaBytes > 0 && fi.Size() > opts.QuotaBytes
+	if !opts.CompactOnOpen && !over {
+		return db, nil
 	}
-	s.rev.Store(st.rev)
-	c := &committer{store: s, rev: st.rev, diskOldest: st.diskOldest, referrers: st.referrers}
-	s.wg.Add(1)
-	go s.commitLoop(c)
-	if opts.ProgressInterval > 0 {
-		s.wg.Add(1)
-		go s.progressLoop()
+	start := time.Now()
+	if err := db.Close(); err != nil {
+		return nil, err
 	}
-	s.log.Debug("opened", "path", path, "revision", st.rev, "history", len(st.history))
-	return s, nil
+	if err := compactFile(path, opts); err != nil {
+		return nil, err
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger.Info("compacted the database before opening it", "component", "boltstore", "overQuota", over,
+		"fileBytesBefore", fi.Size(), "fileBytesAfter", after.Size(), "took", time.Since(start))
+	return openBolt(path, opts)
 }
 
 // state is what Open reads from disk.

@@ -249,3 +249,10 @@ func (w *watcher) Err() error {
 func (w *watcher) Stop() {
 	w.hub.end(w, nil)
 }
+
+// trim forgets the kept events before revision rev.
+func (h *hub) trim(rev int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.hist.dropBefore(rev)
+}

@@ -15,6 +15,9 @@ const (
 	opCreate opKind = iota
 	opUpdate
 	opDelete
+	// opCompact is a maintenance request (Compact), run by the committer
+	// between transactions.
+	opCompact
 )
 
 // op is one write waiting for the committer.
@@ -24,7 +27,9 @@ type op struct {
 	key      string
 	value    []byte // a private copy: events hand it to watchers
 	expected int64
-	done     chan result // capacity 1: the committer never waits on it
+	// keepHistory is a compaction's CompactOptions.KeepHistory.
+	keepHistory int
+	done        chan result // capacity 1: the committer never waits on it
 }
 
 // result answers an op: for a create or update the new KV, for a delete the
@@ -32,6 +37,8 @@ type op struct {
 type result struct {
 	kv  storage.KV
 	err error
+	// compacted answers an opCompact.
+	compacted storage.CompactResult
 }
 
 // Create stores a new key and returns its revision, or storage.ErrExists.
@@ -60,6 +67,11 @@ func (s *Store) write(ctx context.Context, o *op) result {
 	if err := checkKey(o.key); err != nil {
 		return result{err: err}
 	}
+	return s.enqueue(ctx, o)
+}
+
+// enqueue hands o to the committer and waits for its answer.
+func (s *Store) enqueue(ctx context.Context, o *op) result {
 	if err := ctx.Err(); err != nil {
 		return result{err: err}
 	}

@@ -27,6 +27,9 @@ func mapError(ctx context.Context, op string, err error) error {
 		return &storage.ExpiredError{}
 	case errors.Is(err, rpctypes.ErrFutureRev):
 		return storage.ErrFutureRevision
+	case errors.Is(err, rpctypes.ErrNoSpace), errors.Is(err, rpctypes.ErrGRPCNoSpace):
+		// etcd's NOSPACE alarm: the API answers as for bbolt's quota.
+		return storage.ErrNoSpace
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("etcd %s: %w (%v)", op, storage.ErrTimeout, err)
 	case errors.Is(err, rpctypes.ErrNoLeader), errors.Is(err, rpctypes.ErrLeaderChanged),
