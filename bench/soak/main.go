@@ -35,6 +35,7 @@ type config struct {
 	ScaleEvery    time.Duration
 	WatchHistory  int
 	JournalPasses int
+	EventTTL      time.Duration
 	Miniapi       string
 	OutDir        string
 }
@@ -49,6 +50,7 @@ func main() {
 	flag.DurationVar(&cfg.ScaleEvery, "scale-every", 2*time.Second, "how often one Deployment is scaled")
 	flag.IntVar(&cfg.WatchHistory, "watch-history", 1000, "the server's --watch-history: small enough that the history is full before warm-up ends")
 	flag.IntVar(&cfg.JournalPasses, "journal-passes", 1000, "the server's --journal-passes: small enough that the journal is full before warm-up ends")
+	flag.DurationVar(&cfg.EventTTL, "event-ttl", 5*time.Minute, "the server's --event-ttl: short enough that the Events the controllers record reach a steady count in a long run")
 	flag.StringVar(&cfg.Miniapi, "miniapi", filepath.Join(repoRoot(), "bin", "miniapi"), "the miniapi binary")
 	flag.StringVar(&cfg.OutDir, "out", filepath.Join(repoRoot(), "soak-results"), "directory for soak.csv, soak.png and the server's log")
 	flag.Parse()

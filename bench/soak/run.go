@@ -43,7 +43,7 @@ func soak(ctx context.Context, cfg config, log *slog.Logger) (*report, error) {
 	// The history and the journal are bounded rings; sized so that both
 	// are full before warm-up ends, their filling is not taken for a leak.
 	srv, err := startServer(ctx, cfg.Miniapi, work, fmt.Sprintf("--watch-history=%d", cfg.WatchHistory),
-		fmt.Sprintf("--journal-passes=%d", cfg.JournalPasses))
+		fmt.Sprintf("--journal-passes=%d", cfg.JournalPasses), fmt.Sprintf("--event-ttl=%s", cfg.EventTTL))
 	if err != nil {
 		return nil, err
 	}

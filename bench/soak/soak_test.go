@@ -20,7 +20,7 @@ func TestSoak(t *testing.T) {
 	}
 	cfg := config{
 		Duration: time.Minute, Interval: 2 * time.Second, Rate: 50, Watchers: 100, Deployments: 4,
-		ScaleEvery: 2 * time.Second, WatchHistory: 1000, JournalPasses: 1000, Miniapi: bin, OutDir: t.TempDir(),
+		ScaleEvery: 2 * time.Second, WatchHistory: 1000, JournalPasses: 1000, EventTTL: 5 * time.Minute, Miniapi: bin, OutDir: t.TempDir(),
 	}
 	rep, err := soak(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {

@@ -49,6 +49,7 @@ func main() {
 	f.BoolVar(&cfg.Profiling, "profiling", cfg.Profiling, "serve /debug/pprof/")
 	f.BoolVar(&cfg.UnsafeNoFsync, "unsafe-no-fsync", cfg.UnsafeNoFsync, "do not fsync: for throwaway test servers only; a crash may lose acknowledged writes")
 	f.Int64Var(&cfg.QuotaBackendBytes, "quota-backend-bytes", cfg.QuotaBackendBytes, "database quota in bytes (as etcd's): past it creates and updates get 500 \"database space exceeded\" while reads and deletes go on; 0: no quota")
+	f.DurationVar(&cfg.EventTTL, "event-ttl", cfg.EventTTL, "amount of time to retain events (as kube-apiserver's): an event is deleted this long after its last write; 0: never")
 	f.BoolVar(&cfg.CompactOnStart, "compact-on-start", cfg.CompactOnStart, "compact the database file (give its free pages back to the file system) before serving; done anyway when the file is larger than --quota-backend-bytes")
 	f.StringVar(&cfg.TLSCertFile, "tls-cert-file", "", "x509 certificate for HTTPS (with --tls-private-key-file)")
 	f.StringVar(&cfg.TLSKeyFile, "tls-private-key-file", "", "private key matching --tls-cert-file")

@@ -51,6 +51,7 @@ func (s *Server) Bootstrap(ctx context.Context) error {
 		return err
 	}
 	s.serveCRDs(ctx)
+	s.expireEvents(s.eventTTL)
 	return nil
 }
 

@@ -62,6 +62,9 @@ type Config struct {
 	// times as much of their memory: DefaultDecodedCacheBytes when 0, no
 	// caches when negative.
 	DecodedCacheBytes int
+	// EventTTL (--event-ttl) deletes events this long after their last
+	// write (eventttl.go); 0: events never expire.
+	EventTTL time.Duration
 }
 
 // DefaultDecodedCacheBytes is the default bound of the cache of decoded
@@ -108,6 +111,8 @@ type Server struct {
 	// decodedObjects keeps decoded objects by revision, shared among the
 	// reads that need them decoded (stored.go).
 	decodedObjects *revcache.Cache[runtime.Object]
+	// eventTTL is Config.EventTTL.
+	eventTTL time.Duration
 	// labels keeps the labels of stored objects by revision, for label
 	// selectors (storedlabels.go).
 	labels *revcache.Cache[labels.Set]
@@ -152,6 +157,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.decodedObjects = revcache.New[runtime.Object](cfg.DecodedCacheBytes)
 	s.labels = revcache.New[labels.Set](4 * cfg.DecodedCacheBytes)
+	s.eventTTL = cfg.EventTTL
 	s.metrics.watchRevision(cfg.Store)
 	s.limits, s.inflight = cfg.Limits, newInflight(cfg.Limits, s.metrics)
 	s.ctx, s.cancel = context.WithCancel(context.Background())

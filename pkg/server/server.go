@@ -53,7 +53,10 @@ type Config struct {
 	QuotaBackendBytes int64
 	// CompactOnStart is --compact-on-start: compact the bbolt file before
 	// serving.
-	CompactOnStart                         bool
+	CompactOnStart bool
+	// EventTTL is --event-ttl: events are deleted this long after their
+	// last write, as kube-apiserver's; 0: never.
+	EventTTL                               time.Duration
 	TLSCertFile, TLSKeyFile, TokenAuthFile string
 	// ServiceClusterIPRange and ServiceNodePortRange: "" takes kube's
 	// defaults.
@@ -118,6 +121,7 @@ func Default() Config {
 		ServiceClusterIPRange: registry.DefaultServiceClusterIPRange, ServiceNodePortRange: registry.DefaultServiceNodePortRange,
 		LeaderElectLeaseDuration: 15 * time.Second, LeaderElectRenewDeadline: 10 * time.Second, LeaderElectRetryPeriod: 2 * time.Second,
 		EtcdPrefix: "/miniapi", EtcdCompactionInterval: 5 * time.Minute, QuotaBackendBytes: DefaultQuotaBackendBytes,
+		EventTTL:       time.Hour,
 		RequestTimeout: 60 * time.Second, MinRequestTimeout: 1800, WatchWriteTimeout: 30 * time.Second, MaxRequestsInflight: 400, MaxMutatingRequestsInflight: 200,
 	}
 }
@@ -259,7 +263,7 @@ func (s *Server) openStore(ctx context.Context) error {
 	}
 	if s.api, err = apiserver.New(apiserver.Config{
 		Store: store, Builtin: builtin, Logger: s.log, Metrics: metrics, Profiling: s.cfg.Profiling, Authenticator: s.tokens.authenticator(),
-		Limits: s.cfg.limits(), Journal: s.journal,
+		Limits: s.cfg.limits(), Journal: s.journal, EventTTL: s.cfg.EventTTL,
 	}); err != nil {
 		return err
 	}
