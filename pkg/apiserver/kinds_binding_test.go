@@ -51,6 +51,12 @@ func TestPodBinding(t *testing.T) {
 	}
 
 	binding.Target.Name = "node-2"
+	stale := binding.DeepCopy()
+	stale.UID = "another-pod"
+	err = c.CoreV1().Pods("default").Bind(ctx, stale, metav1.CreateOptions{})
+	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), "Precondition failed: UID in precondition: another-pod") {
+		t.Errorf("binding with another pod's uid: %v, want kube's 409", err)
+	}
 	err = c.CoreV1().Pods("default").Bind(ctx, binding, metav1.CreateOptions{})
 	if !apierrors.IsConflict(err) || err.Error() != `Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "node-1"` {
 		t.Errorf("second binding: %v, want kube's 409", err)

@@ -86,8 +86,10 @@ func validateBindingTarget(b *corev1.Binding) field.ErrorList {
 func bindable(pod *corev1.Pod, b *corev1.Binding) error {
 	switch {
 	case b.UID != "" && b.UID != pod.UID:
+		//lint:ignore ST1005 kube-apiserver's words
 		return fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", b.UID, pod.UID)
 	case b.ResourceVersion != "" && b.ResourceVersion != pod.ResourceVersion:
+		//lint:ignore ST1005 kube-apiserver's words
 		return fmt.Errorf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", b.ResourceVersion, pod.ResourceVersion)
 	case pod.DeletionTimestamp != nil:
 		return fmt.Errorf("pod %s is being deleted, cannot be assigned to a host", pod.Name)
