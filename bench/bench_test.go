@@ -179,12 +179,12 @@ func TestSmokeKubeconfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.close()
-	if _, err := srv.start(t.Context()); err != nil {
+	defer srv.Close()
+	if _, err := srv.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	o := options{
-		Profile: "smoke", Kubeconfig: filepath.Join(srv.dataDir, "kubeconfig"), Only: "coldstart,creates,churn",
+		Profile: "smoke", Kubeconfig: filepath.Join(srv.DataDir, "kubeconfig"), Only: "coldstart,creates,churn",
 		Out: filepath.Join(dir, "r.json"), Plot: filepath.Join(dir, "p.svg"),
 	}
 	res, err := run(t.Context(), o, slog.New(slog.NewTextHandler(io.Discard, nil)))

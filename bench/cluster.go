@@ -81,16 +81,16 @@ func (e *env) startMiniapi(ctx context.Context, args []string) (*cluster, error)
 	if err != nil {
 		return nil, err
 	}
-	took, err := srv.start(ctx)
+	took, err := srv.Start(ctx)
 	if err != nil {
-		srv.close()
+		srv.Close()
 		return nil, err
 	}
-	cfg := tune(&rest.Config{Host: srv.url()})
+	cfg := tune(&rest.Config{Host: srv.URL()})
 	cfg.Transport = loopbackTransport()
 	c, err := newClusterFor(srv, cfg)
 	if err != nil {
-		srv.close()
+		srv.Close()
 		return nil, err
 	}
 	c.started = took
@@ -137,7 +137,7 @@ func loopbackTransport() *http.Transport {
 // server it deletes the namespaces the workload made.
 func (c *cluster) close(ctx context.Context, namespaces ...string) {
 	if c.srv != nil {
-		c.srv.close()
+		c.srv.Close()
 		if c.etcd != nil {
 			c.etcd.close()
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/miniapi/miniapi/bench/internal/miniproc"
 )
 
 // etcdServer is one bin/etcd member on a fresh data dir and free loopback
@@ -28,11 +30,11 @@ func startEtcd(ctx context.Context, bin, workDir string) (*etcdServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := freeAddr()
+	client, err := miniproc.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	peer, err := freeAddr()
+	peer, err := miniproc.FreeAddr()
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func (e *env) profileDuring(ctx context.Context, c *cluster, name string) (wait 
 	name += e.variant.keySuffix()
 	path := filepath.Join(e.opts.PprofDir, name+".cpu.pprof")
 	done := make(chan error, 1)
-	go func() { done <- c.srv.cpuProfile(ctx, e.sizes.ProfileFor, path) }()
+	go func() { done <- cpuProfile(ctx, c.srv, e.sizes.ProfileFor, path) }()
 	return func() {
 		err := <-done
 		var top []string

@@ -42,7 +42,7 @@ func churn(ctx context.Context, e *env) error {
 	}); err != nil {
 		return err
 	}
-	first, err := c.srv.dbBytes()
+	first, err := c.srv.DBBytes()
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func churn(ctx context.Context, e *env) error {
 	if _, err := updateRound(ctx, c, pods, 0, half); err != nil {
 		return err
 	}
-	mid, err := c.srv.dbBytes()
+	mid, err := c.srv.DBBytes()
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func churn(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	end, err := c.srv.dbBytes()
+	end, err := c.srv.DBBytes()
 	if err != nil {
 		return err
 	}

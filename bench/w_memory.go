@@ -23,13 +23,13 @@ func memory(ctx context.Context, e *env) error {
 	}
 	defer c.close(ctx)
 	time.Sleep(500 * time.Millisecond) // let the controllers' informers settle
-	idle, err := c.srv.rssMiB()
+	idle, err := c.srv.RSSMiB()
 	if err != nil {
 		return err
 	}
 	f := e.add("memory", "memory.idle_rss_mib", "RSS idle (server + controllers)", idle, "MiB").atMost(40, "≤ 40 MiB")
 	e.vsDefault(f, "memory.idle_rss_mib")
-	anon, err := c.srv.anonMiB()
+	anon, err := c.srv.AnonMiB()
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func memory(ctx context.Context, e *env) error {
 	objects := max(e.sizes.MemObjects, e.sizes.MemPods)
 	e.vsDefault(e.add("memory", "memory.objects_rss_mib", fmt.Sprintf("RSS with %s objects", groupThousands(int64(objects))), rss, "MiB").vs("idle", idle), "memory.objects_rss_mib")
 	if e.opts.PprofDir != "" {
-		if err := c.srv.heapProfile(ctx, filepath.Join(e.opts.PprofDir, "memory"+e.variant.keySuffix()+".heap.pprof")); err != nil {
+		if err := heapProfile(ctx, c.srv, filepath.Join(e.opts.PprofDir, "memory"+e.variant.keySuffix()+".heap.pprof")); err != nil {
 			e.log.Warn("heap profile", "err", err)
 		}
 	}
@@ -77,7 +77,7 @@ func memory(ctx context.Context, e *env) error {
 // transient peak.
 func settledRSS(c *cluster) (float64, error) {
 	time.Sleep(time.Second)
-	return c.srv.rssMiB()
+	return c.srv.RSSMiB()
 }
 
 // dbPerObject compares the database file's bytes per object with the JSON
@@ -88,7 +88,7 @@ func dbPerObject(ctx context.Context, e *env, c *cluster, ns string, objects int
 	if err != nil {
 		return err
 	}
-	db, err := c.srv.dbBytes()
+	db, err := c.srv.DBBytes()
 	if err != nil {
 		return err
 	}
@@ -100,10 +100,10 @@ func dbPerObject(ctx context.Context, e *env, c *cluster, ns string, objects int
 
 // loadedStart stops the loaded server with SIGTERM and times its start.
 func loadedStart(ctx context.Context, e *env, c *cluster, objects int) error {
-	if err := c.srv.stop(); err != nil {
+	if err := c.srv.Stop(); err != nil {
 		return err
 	}
-	took, err := c.srv.start(ctx)
+	took, err := c.srv.Start(ctx)
 	if err != nil {
 		return err
 	}

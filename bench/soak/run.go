@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
+
+	"github.com/miniapi/miniapi/bench/internal/miniproc"
 )
 
 // report is a soak's outcome.
@@ -48,10 +50,10 @@ func soak(ctx context.Context, cfg config, log *slog.Logger) (*report, error) {
 		return nil, err
 	}
 	defer func() {
-		srv.stop()
-		copyFile(srv.logPath, filepath.Join(cfg.OutDir, "miniapi.log"))
+		_ = srv.Stop()
+		copyFile(srv.LogPath, filepath.Join(cfg.OutDir, "miniapi.log"))
 	}()
-	rc := &rest.Config{Host: srv.url(), RateLimiter: flowcontrol.NewFakeAlwaysRateLimiter(), UserAgent: "miniapi-soak"}
+	rc := &rest.Config{Host: srv.URL(), RateLimiter: flowcontrol.NewFakeAlwaysRateLimiter(), UserAgent: "miniapi-soak"}
 	rc.ContentType = "application/vnd.kubernetes.protobuf"
 	cs, err := kubernetes.NewForConfig(rc)
 	if err != nil {
@@ -93,12 +95,12 @@ func soak(ctx context.Context, cfg config, log *slog.Logger) (*report, error) {
 
 // sampleUntil samples the server every interval until ctx ends; it stops
 // early, with an error, if the server exits.
-func sampleUntil(ctx context.Context, srv *server, l *load, start time.Time, interval time.Duration, log *slog.Logger) ([]sample, error) {
+func sampleUntil(ctx context.Context, srv *miniproc.Server, l *load, start time.Time, interval time.Duration, log *slog.Logger) ([]sample, error) {
 	var samples []sample
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
-		if err := srv.exited(); err != nil {
+		if err := srv.Exited(); err != nil {
 			return nil, err
 		}
 		readCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/miniapi/miniapi/bench/internal/miniproc"
 )
 
 const mib = 1 << 20
@@ -24,26 +26,26 @@ type sample struct {
 }
 
 // read takes one sample.
-func read(ctx context.Context, s *server, l *load, start time.Time) (sample, error) {
+func read(ctx context.Context, s *miniproc.Server, l *load, start time.Time) (sample, error) {
 	smp := sample{Seconds: time.Since(start).Seconds(), Writes: l.writes.Load(), Events: l.events.Load()}
-	rss, err := s.rssBytes()
+	rss, err := s.RSSMiB()
 	if err != nil {
 		return smp, err
 	}
-	heap, err := s.liveHeapBytes(ctx)
+	heap, err := liveHeapBytes(ctx, s)
 	if err != nil {
 		return smp, err
 	}
-	m, err := s.metrics(ctx, "go_goroutines", "miniapi_storage_size_in_use_bytes")
+	m, err := metrics(ctx, s, "go_goroutines", "miniapi_storage_size_in_use_bytes")
 	if err != nil {
 		return smp, err
 	}
-	file, err := s.dbFileBytes()
+	file, err := s.DBBytes()
 	if err != nil {
 		return smp, err
 	}
-	smp.RSSMiB, smp.HeapMiB, smp.Goroutines = rss/mib, heap/mib, m["go_goroutines"]
-	smp.DBFileMiB, smp.DBInUseMiB = file/mib, m["miniapi_storage_size_in_use_bytes"]/mib
+	smp.RSSMiB, smp.HeapMiB, smp.Goroutines = rss, heap/mib, m["go_goroutines"]
+	smp.DBFileMiB, smp.DBInUseMiB = float64(file)/mib, m["miniapi_storage_size_in_use_bytes"]/mib
 	return smp, nil
 }
 

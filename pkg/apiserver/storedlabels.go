@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
@@ -47,10 +48,11 @@ func (s *Server) storedLabels(kv storage.KV) (labels.Set, error) {
 	})
 }
 
-// rememberLabels keeps the labels of obj, just stored under key at rev.
+// rememberLabels keeps the labels of obj, just stored under key at rev:
+// a copy, since obj goes back to a caller that may change it.
 func (s *Server) rememberLabels(key string, rev int64, obj runtime.Object) {
 	if m, err := meta.Accessor(obj); err == nil {
-		set := labels.Set(m.GetLabels())
+		set := labels.Set(maps.Clone(m.GetLabels()))
 		s.labels.Put(revcache.Key{Key: key, Revision: rev}, labelsSize(key, set), set)
 	}
 }
