@@ -13,6 +13,13 @@ import (
 	"testing"
 )
 
+// TestMain lets the test binary serve the watch workload's fan-out
+// baseline, as the bench command does.
+func TestMain(m *testing.M) {
+	maybeServeFanout(os.Args)
+	os.Exit(m.Run())
+}
+
 // TestSmoke runs every workload at the smoke profile's tiny sizes against
 // a real bin/miniapi and checks that the JSON holds every figure, that the
 // figures are sane (finite, positive where they must be, p50 ≤ p99) and

@@ -41,13 +41,7 @@ type options struct {
 }
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == fanoutServerArg {
-		if err := serveFanout(); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
-			os.Exit(1)
-		}
-		return
-	}
+	maybeServeFanout(os.Args)
 	root := repoRoot()
 	var o options
 	flag.StringVar(&o.Profile, "profile", "quick", "sizes to run: quick (under 3 minutes on 2 cores), full (the issue's sizes) or smoke (tiny)")

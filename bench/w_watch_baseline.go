@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -41,11 +42,11 @@ func fanoutBaseline(ctx context.Context, readers, writes, rate, eventSize int) (
 		return nil, 0, fmt.Errorf("starting the fan-out baseline: %w", err)
 	}
 	defer func() { stop(); _ = cmd.Wait() }()
-	addr, err := bufio.NewReader(out).ReadString('\n')
+	addr, err := firstLine(out, 10*time.Second)
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading the fan-out baseline's address: %w", err)
 	}
-	base := "http://" + strings.TrimSpace(addr)
+	base := "http://" + addr
 
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -95,8 +96,45 @@ func fanoutBaseline(ctx context.Context, readers, writes, rate, eventSize int) (
 	return lat, missed, nil
 }
 
+// firstLine reads the first line of r, or fails after timeout (a process
+// that does not serve the baseline prints no address).
+func firstLine(r io.Reader, timeout time.Duration) (string, error) {
+	line := make(chan string, 1)
+	failed := make(chan error, 1)
+	go func() {
+		s, err := bufio.NewReader(r).ReadString('\n')
+		if err != nil {
+			failed <- err
+			return
+		}
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case s := <-line:
+		return s, nil
+	case err := <-failed:
+		return "", err
+	case <-time.After(timeout):
+		return "", fmt.Errorf("no address within %s", timeout)
+	}
+}
+
 // fanoutServerArg makes the bench binary serve the fan-out baseline.
 const fanoutServerArg = "fanout-server"
+
+// maybeServeFanout serves the fan-out baseline, and exits, when args ask
+// for it: the watch workload runs its own executable so, which is the
+// bench command or, under go test, the test binary (TestMain).
+func maybeServeFanout(args []string) {
+	if len(args) != 2 || args[1] != fanoutServerArg {
+		return
+	}
+	if err := serveFanout(); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
 
 // serveFanout is the baseline's process: it prints its loopback address,
 // streams to every GET /watch, and publishes on POST /publish, answering
