@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/miniapi/miniapi/pkg/storage"
 )
 
 // The maintenance endpoints miniapi serves for its bbolt store
@@ -20,25 +21,6 @@ const (
 	maintenanceStatusPath  = "/miniapi/v1/maintenance/status"
 	maintenanceCompactPath = "/miniapi/v1/maintenance/compact"
 )
-
-// spaceStatus is the server's space accounting.
-type spaceStatus struct {
-	FileBytes     int64  `json:"fileBytes"`
-	InUseBytes    int64  `json:"inUseBytes"`
-	QuotaBytes    int64  `json:"quotaBytes"`
-	Alarm         string `json:"alarm"`
-	AlarmReason   string `json:"alarmReason"`
-	HistoryOldest int64  `json:"historyOldest"`
-	Revision      int64  `json:"revision"`
-}
-
-// compaction is the server's report of a compaction.
-type compaction struct {
-	Before        spaceStatus   `json:"before"`
-	After         spaceStatus   `json:"after"`
-	TrimmedEvents int64         `json:"trimmedEvents"`
-	Duration      time.Duration `json:"duration"`
-}
 
 // newMaintenanceCmd is minictl maintenance: miniapi's database space, as
 // etcdctl's endpoint status, defrag and compact are etcd's. kubectl has no
@@ -74,7 +56,7 @@ func newMaintenanceStatusCmd(f *Factory, streams genericiooptions.IOStreams) *co
 				_, err := fmt.Fprintln(streams.Out, string(body))
 				return err
 			}
-			var st spaceStatus
+			var st storage.SpaceStatus
 			if err := json.Unmarshal(body, &st); err != nil {
 				return fmt.Errorf("decoding the status: %w", err)
 			}
@@ -109,7 +91,7 @@ func newMaintenanceCompactCmd(f *Factory, streams genericiooptions.IOStreams) *c
 				_, err := fmt.Fprintln(streams.Out, string(body))
 				return err
 			}
-			var c compaction
+			var c storage.CompactResult
 			if err := json.Unmarshal(body, &c); err != nil {
 				return fmt.Errorf("decoding the compaction: %w", err)
 			}
@@ -137,7 +119,7 @@ func maintenanceCall(ctx context.Context, f *Factory, verb, path string, query m
 }
 
 // printSpace prints a space status as a table, like etcdctl endpoint status.
-func printSpace(out io.Writer, st spaceStatus) error {
+func printSpace(out io.Writer, st storage.SpaceStatus) error {
 	quota, alarm := "none", "none"
 	if st.QuotaBytes > 0 {
 		quota = bytesIEC(st.QuotaBytes)
