@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -94,18 +93,12 @@ func (s *Server) watchJournal(w http.ResponseWriter, r *http.Request, f journal.
 		return
 	}
 	defer s.endWatch()
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	defer context.AfterFunc(s.ctx, cancel)()
-	timeout := s.watchTimeout()
+	var timeout time.Duration
 	if sec, err := strconv.Atoi(r.URL.Query().Get("timeoutSeconds")); err == nil && sec > 0 {
 		timeout = time.Duration(sec) * time.Second
 	}
-	if timeout > 0 {
-		var stop context.CancelFunc
-		ctx, stop = context.WithTimeout(ctx, timeout)
-		defer stop()
-	}
+	ctx, cancel := s.watchContext(r, timeout)
+	defer cancel()
 
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", mediaJSON)

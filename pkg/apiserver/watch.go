@@ -69,16 +69,8 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	}
 	defer s.endWatch()
 
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := s.watchContext(r, p.timeout)
 	defer cancel()
-	defer context.AfterFunc(s.ctx, cancel)()
-	if p.timeout == 0 {
-		p.timeout = s.watchTimeout()
-	}
-	if p.timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
-		defer cancel()
-	}
 
 	q = p.sel.narrow(q)
 	prefix := collectionPrefix(q.res, q.namespace)
@@ -156,6 +148,24 @@ func (s *Server) stream(ctx context.Context, ww *watchWriter, wt storage.Watcher
 			}
 		}
 	}
+}
+
+// watchContext is a watch stream's context: it ends with the request,
+// when the server ends its watches, or after timeout (the server's own
+// watch timeout when 0).
+func (s *Server) watchContext(r *http.Request, timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(r.Context())
+	stopAfter := context.AfterFunc(s.ctx, cancel)
+	if timeout == 0 {
+		timeout = s.watchTimeout()
+	}
+	end := cancel
+	if timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, timeout)
+		end = func() { stop(); cancel() }
+	}
+	return ctx, func() { end(); stopAfter() }
 }
 
 // beginWatch registers an open watch unless the server is shutting down.
