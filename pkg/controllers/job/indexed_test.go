@@ -3,13 +3,16 @@ package job
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	k8stesting "k8s.io/client-go/testing"
 )
 
 func indexedJob(completions, parallelism, backoffLimit int32) *batchv1.Job {
@@ -87,6 +90,55 @@ func TestIndexedJobDeletesDuplicateIndex(t *testing.T) {
 	}
 	f.reconcile(t)
 	f.waitPods(t, 1, withIndexLabel("1"))
+}
+
+// A pass counts finished pods (status writes, finalizer patches) before it
+// creates any. A pod it was still waiting for can reach the cache during
+// that counting, after the pass listed the pods: the pass must not then
+// take its expectations as met and make that pod's index a second time.
+func TestIndexedJobPodSeenWhileCountingIsNotMadeTwice(t *testing.T) {
+	job := indexedJob(4, 2, 6)
+	f := newFixture(t, job)
+	f.reconcile(t)
+	pods := f.waitPods(t, 2, all)
+	f.finish(t, pods[0], 0)
+	f.waitPods(t, 1, phase(corev1.PodSucceeded))
+	f.waitJob(t, func(j *batchv1.Job) bool { return j.Status.Active == 2 })
+
+	// The pod of index 2 is in flight: expected, not yet in the cache. It
+	// arrives while the pass writes the status that counts index 0.
+	f.ctrl.expect.ExpectCreations("default/pi", 1)
+	late := newPod(job)
+	late.Name, late.UID = "pi-2-late0", "uid-pi-2-late0"
+	withIndex(late, job, 2)
+	var arrived sync.Once
+	f.client.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() == "status" {
+			arrived.Do(func() {
+				if err := f.client.Tracker().Create(corev1.SchemeGroupVersion.WithResource("pods"), late, "default"); err != nil {
+					t.Error(err)
+				}
+				f.eventually(t, "the late pod observed", func() bool { return f.ctrl.expect.Satisfied("default/pi") })
+			})
+		}
+		return false, nil, nil
+	})
+	if err := f.ctrl.Reconcile(context.Background(), "default/pi"); err != nil {
+		t.Fatal(err)
+	}
+	f.waitJob(t, func(j *batchv1.Job) bool { return j.Status.CompletedIndexes == "0" })
+	f.reconcile(t)
+	// A second pod for index 2 would be created, then deleted as surplus
+	// (and, on a server, counted as failed).
+	var writes []string
+	for _, a := range f.client.Actions() {
+		if a.GetResource().Resource == "pods" && (a.GetVerb() == "create" || a.GetVerb() == "delete") {
+			writes = append(writes, a.GetVerb())
+		}
+	}
+	if got := strings.Join(writes, " "); got != "create create" {
+		t.Fatalf("pod creations and deletions: %s, want only the first two creations", got)
+	}
 }
 
 func TestIndexedJobBackoffLimitPerIndex(t *testing.T) {

@@ -56,6 +56,11 @@ func (c *Controller) reconcileJob(ctx context.Context, key string) error {
 	if job.DeletionTimestamp != nil {
 		return c.releaseAll(ctx, key, job)
 	}
+	// Expectations are read before the pods, as in kube: a creation seen
+	// after the pods were listed (say, while countFinished writes) is not
+	// in this pass's list, and acting as if it were would make its index
+	// again.
+	synced := c.expect.Satisfied(key)
 	pods, err := c.claimPods(ctx, job)
 	if err != nil {
 		return err
@@ -64,14 +69,14 @@ func (c *Controller) reconcileJob(ctx context.Context, key string) error {
 		return err
 	}
 	if finished(job) {
-		return c.afterFinished(ctx, key, job, pods)
+		return c.afterFinished(ctx, key, job, pods, synced)
 	}
 	now := c.clock.Now()
 	st := job.Status.DeepCopy()
 	uncounted(st)
 	active := filter(pods, isActive)
 	var action string
-	if !c.expect.Satisfied(key) {
+	if !synced {
 		adds, dels := c.expect.Pending(key)
 		action = fmt.Sprintf("wait for %d creations and %d deletions to be observed", adds, dels)
 	} else if action, err = c.step(ctx, key, job, st, pods, now); err != nil {
@@ -327,8 +332,8 @@ func wantActive(job *batchv1.Job, st *batchv1.JobStatus, active int) int {
 
 // afterFinished tidies a finished Job: pods still running are deleted,
 // and the Job itself goes ttlSecondsAfterFinished after it finished.
-func (c *Controller) afterFinished(ctx context.Context, key string, job *batchv1.Job, pods []*corev1.Pod) error {
-	if active := filter(pods, isActive); len(active) > 0 && c.expect.Satisfied(key) {
+func (c *Controller) afterFinished(ctx context.Context, key string, job *batchv1.Job, pods []*corev1.Pod, synced bool) error {
+	if active := filter(pods, isActive); len(active) > 0 && synced {
 		if err := c.deletePods(ctx, key, job, active); err != nil {
 			return err
 		}
