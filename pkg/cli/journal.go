@@ -11,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/liggitt/tabwriter"
+
+	"github.com/miniapi/miniapi/pkg/journal"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -37,28 +38,7 @@ type journalOptions struct {
 // and the newest sequence number to watch from.
 type journalList struct {
 	LastSeq uint64         `json:"lastSeq"`
-	Items   []journalEntry `json:"items"`
-}
-
-// journalEntry is one reconcile pass as the server serves it.
-type journalEntry struct {
-	Seq        uint64          `json:"seq"`
-	Time       time.Time       `json:"time"`
-	Controller string          `json:"controller"`
-	Object     journalRef      `json:"object"`
-	Owner      *journalRef     `json:"owner,omitempty"`
-	Generation int64           `json:"generation,omitempty"`
-	Desired    string          `json:"desired,omitempty"`
-	Observed   string          `json:"observed,omitempty"`
-	Action     string          `json:"action"`
-	Writes     json.RawMessage `json:"writes,omitempty"`
-	Error      string          `json:"error,omitempty"`
-}
-
-type journalRef struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
+	Items   []journal.Pass `json:"items"`
 }
 
 func newJournalCmd(f *Factory, streams genericiooptions.IOStreams) *cobra.Command {
@@ -154,7 +134,7 @@ func (o *journalOptions) query(f *Factory, args []string) (map[string]string, er
 // followJournal watches the journal from the pass after `after` and hands
 // each new pass to print until ctx ends. A stream the server ends (its
 // watch timeout) is opened again from the last pass seen.
-func followJournal(ctx context.Context, c rest.Interface, query map[string]string, after uint64, print func(journalEntry) error) error {
+func followJournal(ctx context.Context, c rest.Interface, query map[string]string, after uint64, print func(journal.Pass) error) error {
 	for ctx.Err() == nil {
 		req := c.Get().AbsPath(journalPath).SetHeader("Accept", acceptJSON).
 			Param("watch", "true").Param("since", strconv.FormatUint(after, 10))
@@ -179,13 +159,13 @@ func followJournal(ctx context.Context, c rest.Interface, query map[string]strin
 
 // readJournalStream prints each event of one watch stream and returns the
 // sequence number of the last pass printed.
-func readJournalStream(r io.Reader, after uint64, print func(journalEntry) error) (uint64, error) {
+func readJournalStream(r io.Reader, after uint64, print func(journal.Pass) error) (uint64, error) {
 	lines := bufio.NewScanner(r)
 	lines.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for lines.Scan() {
 		var ev struct {
 			Type   string       `json:"type"`
-			Object journalEntry `json:"object"`
+			Object journal.Pass `json:"object"`
 		}
 		if err := json.Unmarshal(lines.Bytes(), &ev); err != nil {
 			return after, fmt.Errorf("decoding a journal event: %w", err)
@@ -209,7 +189,7 @@ type journalPrinter struct {
 	docs       printers.ResourcePrinter // -o json|yaml, made on first use
 }
 
-func (p *journalPrinter) list(items []journalEntry) error {
+func (p *journalPrinter) list(items []journal.Pass) error {
 	if p.output == "" {
 		return p.rows(items)
 	}
@@ -224,9 +204,9 @@ func (p *journalPrinter) list(items []journalEntry) error {
 	return p.document(map[string]any{"apiVersion": "v1", "kind": "List", "items": docs, "metadata": map[string]any{"resourceVersion": ""}})
 }
 
-func (p *journalPrinter) pass(it journalEntry) error {
+func (p *journalPrinter) pass(it journal.Pass) error {
 	if p.output == "" {
-		return p.rows([]journalEntry{it})
+		return p.rows([]journal.Pass{it})
 	}
 	doc, err := journalDocument(it)
 	if err != nil {
@@ -235,7 +215,7 @@ func (p *journalPrinter) pass(it journalEntry) error {
 	return p.document(doc)
 }
 
-func (p *journalPrinter) rows(items []journalEntry) error {
+func (p *journalPrinter) rows(items []journal.Pass) error {
 	if p.tw == nil {
 		p.tw = printers.GetNewTabWriter(p.out)
 		if p.namespaces {
@@ -266,7 +246,7 @@ func (p *journalPrinter) document(v map[string]any) error {
 }
 
 // journalDocument is a pass as -o json|yaml prints it: the server's fields.
-func journalDocument(it journalEntry) (map[string]any, error) {
+func journalDocument(it journal.Pass) (map[string]any, error) {
 	b, err := json.Marshal(it)
 	if err != nil {
 		return nil, err

@@ -6,18 +6,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/miniapi/miniapi/pkg/journal"
 )
 
 func TestPrintJournalTable(t *testing.T) {
 	at := time.Date(2026, 12, 2, 14, 3, 4, 500e6, time.Local)
 	var out bytes.Buffer
 	p := &journalPrinter{out: &out}
-	created := journalEntry{Seq: 1, Time: at, Controller: "deployment", Object: journalRef{Kind: "Deployment", Namespace: "default", Name: "web"},
+	created := journal.Pass{Seq: 1, Time: at, Controller: "deployment", Object: journal.Ref{Kind: "Deployment", Namespace: "default", Name: "web"},
 		Desired: "3 replicas", Observed: "no replicasets", Action: "created new replicaset web-1 with 3 replicas"}
-	pods := journalEntry{Seq: 2, Time: at, Controller: "replicaset", Object: journalRef{Kind: "ReplicaSet", Namespace: "default", Name: "web-1"},
+	pods := journal.Pass{Seq: 2, Time: at, Controller: "replicaset", Object: journal.Ref{Kind: "ReplicaSet", Namespace: "default", Name: "web-1"},
 		Desired: "3", Observed: "0", Action: "created 3 pods"}
-	budget := journalEntry{Seq: 3, Time: at, Controller: "disruption", Object: journalRef{Kind: "PodDisruptionBudget", Namespace: "default", Name: "b"}, Error: "conflict"}
-	if err := p.list([]journalEntry{created}); err != nil {
+	budget := journal.Pass{Seq: 3, Time: at, Controller: "disruption", Object: journal.Ref{Kind: "PodDisruptionBudget", Namespace: "default", Name: "b"}, Error: "conflict"}
+	if err := p.list([]journal.Pass{created}); err != nil {
 		t.Fatal(err)
 	}
 	// Passes printed later (-w) stay aligned with the first rows.
@@ -39,8 +41,8 @@ func TestPrintJournalTable(t *testing.T) {
 func TestPrintJournalDocuments(t *testing.T) {
 	var out bytes.Buffer
 	p := &journalPrinter{output: "json", out: &out}
-	one := journalEntry{Seq: 7, Controller: "replicaset", Object: journalRef{Kind: "ReplicaSet", Name: "r"}, Action: "created 1 pods"}
-	if err := p.list([]journalEntry{one}); err != nil {
+	one := journal.Pass{Seq: 7, Controller: "replicaset", Object: journal.Ref{Kind: "ReplicaSet", Name: "r"}, Action: "created 1 pods"}
+	if err := p.list([]journal.Pass{one}); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.pass(one); err != nil {
@@ -49,9 +51,9 @@ func TestPrintJournalDocuments(t *testing.T) {
 	dec := json.NewDecoder(&out)
 	var list struct {
 		Kind  string
-		Items []journalEntry
+		Items []journal.Pass
 	}
-	var single journalEntry
+	var single journal.Pass
 	if err := dec.Decode(&list); err != nil || list.Kind != "List" || len(list.Items) != 1 || list.Items[0].Seq != 7 {
 		t.Fatalf("first document = %+v (%v), want a List of pass 7", list, err)
 	}
@@ -65,14 +67,14 @@ func TestReadJournalStream(t *testing.T) {
 {"type":"ADDED","object":{"seq":9,"controller":"replicaset","object":{"kind":"ReplicaSet","name":"web-1"},"action":"b"}}
 `
 	var got []string
-	last, err := readJournalStream(strings.NewReader(stream), 3, func(e journalEntry) error {
+	last, err := readJournalStream(strings.NewReader(stream), 3, func(e journal.Pass) error {
 		got = append(got, e.Action)
 		return nil
 	})
 	if err != nil || last != 9 || strings.Join(got, ",") != "a,b" {
 		t.Fatalf("read %v, last %d, err %v; want a,b, last 9", got, last, err)
 	}
-	if last, err := readJournalStream(strings.NewReader("not json\n"), 3, func(journalEntry) error { return nil }); err == nil || last != 3 {
+	if last, err := readJournalStream(strings.NewReader("not json\n"), 3, func(journal.Pass) error { return nil }); err == nil || last != 3 {
 		t.Fatalf("a bad line: last %d, err %v; want 3 and an error", last, err)
 	}
 }
