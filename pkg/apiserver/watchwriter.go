@@ -55,8 +55,11 @@ type watchWriter struct {
 }
 
 // spillAt is how much pending output is written out (unflushed) at once,
-// so that a long initial list does not sit in memory whole.
-const spillAt = 8 << 10
+// so that a long initial list does not sit in memory whole. Each spill
+// costs net/http two socket writes (its 4 KiB buffer, then the rest), so
+// larger pieces cost less: 32 KiB took 0.77–0.93× the server CPU of 8 KiB
+// at 1,000 watchers, for the same heap per stuck watcher.
+const spillAt = 32 << 10
 
 func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
 	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires,
