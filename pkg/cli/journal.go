@@ -14,12 +14,12 @@ import (
 
 	"github.com/liggitt/tabwriter"
 
-	"github.com/miniapi/miniapi/pkg/journal"
-
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/rest"
+
+	"github.com/miniapi/miniapi/pkg/journal"
 )
 
 // journalPath is where miniapi serves the controllers' reconcile journal
