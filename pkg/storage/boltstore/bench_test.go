@@ -205,3 +205,63 @@ func runWritersNoReport(b *testing.B, n int, write func(i int) error) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkRead gets one key and lists all of 10,000 ~1 KB values, first
+// while the history holds every value (each key's record refers to its
+// event), then, as the baseline in the same run, after Compact trimmed the
+// history and wrote the values back into the records. Each read after the
+// baseline reports the first's time over its own (in-events/in-records).
+func BenchmarkRead(b *testing.B) {
+	const n = 10000
+	s, err := boltstore.Open(filepath.Join(b.TempDir(), "store.db"), boltstore.Options{HistorySize: n, NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	keys, values := benchData(n)
+	var wg sync.WaitGroup
+	for i := 1; i <= n; i++ {
+		wg.Go(func() {
+			if _, err := s.Create(ctx, keys[i], values[i]); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	get := func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := s.Get(ctx, keys[1+i%n]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	list := func(b *testing.B) {
+		for b.Loop() {
+			res, err := s.List(ctx, "/pods/", storage.ListOptions{})
+			if err != nil || len(res.KVs) != n {
+				b.Fatalf("listed %d: %v", len(res.KVs), err)
+			}
+		}
+	}
+	var perOp [2]float64
+	for i, read := range []func(*testing.B){get, list} {
+		name := []string{"get", "list"}[i]
+		b.Run(name+"/values-in-events", func(b *testing.B) {
+			read(b)
+			perOp[i] = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		})
+	}
+	if _, err := s.Compact(ctx, storage.CompactOptions{KeepHistory: 0}); err != nil {
+		b.Fatal(err)
+	}
+	for i, read := range []func(*testing.B){get, list} {
+		name := []string{"get", "list"}[i]
+		b.Run(name+"/values-in-records", func(b *testing.B) {
+			read(b)
+			if perOp[i] > 0 {
+				b.ReportMetric(perOp[i]/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "in-events/in-records")
+			}
+		})
+	}
+}

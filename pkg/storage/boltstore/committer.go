@@ -182,7 +182,7 @@ func (c *committer) transact(batch []*op) txn {
 				t.results[i].err = err
 				continue
 			}
-			ev, opErr, err := apply(kvs, o, t.rev+1)
+			ev, opErr, err := apply(kvs, evs, o, t.rev+1)
 			if err != nil {
 				return err
 			}
@@ -210,7 +210,7 @@ func (c *committer) transact(batch []*op) txn {
 			return errNothingWritten // roll back: no commit, no fsync
 		}
 		var err error
-		t.oldest, err = trimHistory(evs, t.oldest, t.rev-int64(s.opts.HistorySize), c.referrer(t.refs))
+		t.oldest, err = trimHistory(kvs, evs, t.oldest, t.rev-int64(s.opts.HistorySize), c.referrer(t.refs))
 		if err != nil {
 			return err
 		}
@@ -259,11 +259,12 @@ func splitMaintenance(batch []*op) (writes, maint []*op) {
 
 // apply performs one op as revision rev. opErr is the op's own failure
 // (ErrExists, ErrNotFound, ErrConflict); err fails the whole transaction.
-func apply(kvs *bolt.Bucket, o *op, rev int64) (ev storage.Event, opErr, err error) {
+// The caller puts the event at rev, which holds the key's new value.
+func apply(kvs, evs *bolt.Bucket, o *op, rev int64) (ev storage.Event, opErr, err error) {
 	key := []byte(o.key)
 	var prev *storage.KV
 	if v := kvs.Get(key); v != nil {
-		kv, err := decodeRecord(o.key, v)
+		kv, err := decodeRecord(o.key, v, eventValues(evs))
 		if err != nil {
 			return ev, nil, err
 		}
@@ -275,13 +276,13 @@ func apply(kvs *bolt.Bucket, o *op, rev int64) (ev storage.Event, opErr, err err
 			return ev, fmt.Errorf("%w: %s", storage.ErrExists, o.key), nil
 		}
 		kv := storage.KV{Key: o.key, Value: o.value, CreateRevision: rev, ModRevision: rev}
-		return storage.Event{Type: storage.Put, KV: kv}, nil, kvs.Put(key, encodeRecord(rev, rev, o.value))
+		return storage.Event{Type: storage.Put, KV: kv}, nil, kvs.Put(key, encodeRecordInEvent(rev, rev))
 	case opUpdate:
 		if opErr := precondition(o, prev, false); opErr != nil {
 			return ev, opErr, nil
 		}
 		kv := storage.KV{Key: o.key, Value: o.value, CreateRevision: prev.CreateRevision, ModRevision: rev}
-		return storage.Event{Type: storage.Put, KV: kv, PrevKV: prev}, nil, kvs.Put(key, encodeRecord(kv.CreateRevision, rev, o.value))
+		return storage.Event{Type: storage.Put, KV: kv, PrevKV: prev}, nil, kvs.Put(key, encodeRecordInEvent(kv.CreateRevision, rev))
 	case opDelete:
 		if opErr := precondition(o, prev, true); opErr != nil {
 			return ev, opErr, nil
@@ -360,21 +361,44 @@ func (c *committer) remember(refs map[int64]int64, trimmedFrom, oldest int64) {
 }
 
 // trimHistory deletes the events at revisions [oldest, cutoff] and returns
-// the new oldest kept revision. The event that refers to a deleted one's
-// value as its previous value (referrer) is first written again with that
-// value in full, so every kept event can still be read whole.
-func trimHistory(evs *bolt.Bucket, oldest, cutoff int64, referrer func(int64) (int64, bool)) (int64, error) {
+// the new oldest kept revision. Whatever takes its value from a deleted
+// event gets it written in full first, so everything kept can still be
+// read whole: the event that refers to it as its previous value
+// (referrer), and the kv record whose current value it is.
+func trimHistory(kvs, evs *bolt.Bucket, oldest, cutoff int64, referrer func(int64) (int64, bool)) (int64, error) {
 	for ; oldest <= cutoff; oldest++ {
 		if from, ok := referrer(oldest); ok && from > cutoff {
 			if err := inlinePrev(evs, from); err != nil {
 				return oldest, err
 			}
 		}
-		if err := evs.Delete(revKey(oldest)); err != nil {
+		if err := deleteEvent(kvs, evs, oldest); err != nil {
 			return oldest, err
 		}
 	}
 	return oldest, nil
+}
+
+// deleteEvent deletes the event at rev, first writing its value into the
+// kv record that takes its value from it, if one does.
+func deleteEvent(kvs, evs *bolt.Bucket, rev int64) error {
+	k := revKey(rev)
+	if b := evs.Get(k); len(b) > 1 && storage.EventType(b[0]) == storage.Put {
+		key, _, err := readBytes(b[1:])
+		if err != nil {
+			return err
+		}
+		if recordInEvent(kvs.Get(key), rev) {
+			kv, _, err := readKV(b[1:]) // a copy: bbolt needs it until the commit
+			if err != nil {
+				return err
+			}
+			if err := kvs.Put([]byte(kv.Key), encodeRecord(kv.CreateRevision, rev, kv.Value)); err != nil {
+				return err
+			}
+		}
+	}
+	return evs.Delete(k)
 }
 
 // inlinePrev rewrites the event at rev with its previous value in full.

@@ -75,7 +75,7 @@ func (c *committer) trimTo(keep int) (int64, error) {
 	var oldest int64
 	err := c.store.db.Update(func(tx *bolt.Tx) error {
 		var err error
-		oldest, err = trimHistory(tx.Bucket(bucketEvents), c.diskOldest, cutoff, c.referrer(nil))
+		oldest, err = trimHistory(tx.Bucket(bucketKV), tx.Bucket(bucketEvents), c.diskOldest, cutoff, c.referrer(nil))
 		return err
 	})
 	if err != nil {

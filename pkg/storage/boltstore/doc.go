@@ -60,8 +60,12 @@ Once a write is queued its context only matters until the committer reaches
 it: a write whose context ended by then fails with the context's error and
 writes nothing; after that the caller waits for the commit.
 
-Only the latest value of each key is kept outside the history, so the file
-does not grow with churn: bbolt reuses the pages freed by deletes and trims.
+Each value is stored once. A key's record in the kv bucket refers to its
+latest event while the history holds it, and takes the value back when
+the history trims that event; an event refers to the one before it for its
+previous value. Only the latest value of each key is kept outside the
+history, so the file does not grow with churn: bbolt reuses the pages freed
+by deletes and trims.
 The freelist is not synced (as in etcd); opening a large file scans it.
 
 # Space

@@ -38,6 +38,7 @@ func (s *Store) listAt(ctx context.Context, tx *bolt.Tx, prefix string, opts sto
 
 	p := []byte(prefix)
 	c := tx.Bucket(bucketKV).Cursor()
+	values := eventValues(tx.Bucket(bucketEvents))
 	k, v := c.Seek(start)
 	for {
 		for k != nil && bytes.HasPrefix(k, p) && isChanged(changed, k) {
@@ -56,7 +57,7 @@ func (s *Store) listAt(ctx context.Context, tx *bolt.Tx, prefix string, opts sto
 			older = older[1:]
 			continue
 		}
-		kv, err := decodeRecord(string(k), v)
+		kv, err := decodeRecord(string(k), v, values)
 		if err != nil {
 			return err
 		}
@@ -87,6 +88,7 @@ func changedSince(ctx context.Context, tx *bolt.Tx, prefix string, at, current i
 		return nil, &storage.ExpiredError{Requested: at, Oldest: oldest - 1}
 	}
 	changed := map[string]*storage.KV{}
+	values := eventValues(tx.Bucket(bucketEvents))
 	n := 0
 	for k, v := c.Seek(revKey(at + 1)); k != nil; k, v = c.Next() {
 		if n++; n%1024 == 0 {
@@ -94,7 +96,7 @@ func changedSince(ctx context.Context, tx *bolt.Tx, prefix string, at, current i
 				return nil, err
 			}
 		}
-		ev, err := decodeEvent(v, eventValues(tx.Bucket(bucketEvents)))
+		ev, err := decodeEvent(v, values)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ func (s *Store) Get(ctx context.Context, key string) (storage.KV, error) {
 			return fmt.Errorf("%w: %s", storage.ErrNotFound, key)
 		}
 		var err error
-		kv, err = decodeRecord(key, v)
+		kv, err = decodeRecord(key, v, eventValues(tx.Bucket(bucketEvents)))
 		return err
 	})
 	return kv, readErr(err)
@@ -68,6 +68,7 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 func listCurrent(ctx context.Context, tx *bolt.Tx, prefix string, opts storage.ListOptions, res *storage.ListResult) error {
 	p := []byte(prefix)
 	c := tx.Bucket(bucketKV).Cursor()
+	values := eventValues(tx.Bucket(bucketEvents))
 	for k, v := c.Seek(startKey(prefix, opts.StartKey)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		if opts.Limit > 0 && len(res.KVs) == opts.Limit {
 			res.More = true
@@ -78,7 +79,7 @@ func listCurrent(ctx context.Context, tx *bolt.Tx, prefix string, opts storage.L
 				return err
 			}
 		}
-		kv, err := decodeRecord(string(k), v)
+		kv, err := decodeRecord(string(k), v, values)
 		if err != nil {
 			return err
 		}

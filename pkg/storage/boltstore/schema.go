@@ -13,7 +13,7 @@ import (
 
 // The database holds three buckets:
 //
-//	kv      key      -> record: createRevision(8) modRevision(8) value
+//	kv      key      -> record (see encodeRecord)
 //	events  revision -> event (see encodeEvent), the last HistorySize writes
 //	meta    "revision" -> the store revision, written by every write transaction
 //
@@ -48,7 +48,16 @@ func readRevision(tx *bolt.Tx) (int64, error) {
 	return decodeRev(b)
 }
 
-// encodeRecord lays out a kv bucket value.
+// A kv record is createRevision(8) modRevision(8) [value]. While the
+// history keeps the event that wrote the key's current value, the record
+// leaves the value out and sets inEvent in createRevision: the value is
+// the new value of the event at modRevision, so it is stored once, not
+// twice (as in etcd, where a key's current value is its latest revision).
+// trimHistory writes the value back into the record before it deletes
+// that event. Files written before this form only hold whole records.
+const inEvent = uint64(1) << 63
+
+// encodeRecord lays out a kv record holding its value.
 func encodeRecord(createRev, modRev int64, value []byte) []byte {
 	b := make([]byte, 0, 16+len(value))
 	b = binary.BigEndian.AppendUint64(b, uint64(createRev))
@@ -56,18 +65,41 @@ func encodeRecord(createRev, modRev int64, value []byte) []byte {
 	return append(b, value...)
 }
 
-// decodeRecord turns a kv bucket value into a KV. The value is copied:
-// bbolt's memory is only valid inside the transaction.
-func decodeRecord(key string, b []byte) (storage.KV, error) {
+// encodeRecordInEvent lays out a kv record whose value is the new value
+// of the event at modRev.
+func encodeRecordInEvent(createRev, modRev int64) []byte {
+	b := make([]byte, 0, 16)
+	b = binary.BigEndian.AppendUint64(b, uint64(createRev)|inEvent)
+	return binary.BigEndian.AppendUint64(b, uint64(modRev))
+}
+
+// recordInEvent reports whether a kv record takes its value from the
+// event at rev.
+func recordInEvent(b []byte, rev int64) bool {
+	return len(b) == 16 && binary.BigEndian.Uint64(b[0:8])&inEvent != 0 &&
+		int64(binary.BigEndian.Uint64(b[8:16])) == rev
+}
+
+// decodeRecord turns a kv record into a KV, taking the value from values
+// when the record leaves it out. The value is copied: bbolt's memory is
+// only valid inside the transaction.
+func decodeRecord(key string, b []byte, values valueAt) (storage.KV, error) {
 	if len(b) < 16 {
 		return storage.KV{}, fmt.Errorf("%w: key %q", errCorrupt, key)
 	}
-	return storage.KV{
+	createRev := binary.BigEndian.Uint64(b[0:8])
+	kv := storage.KV{
 		Key:            key,
-		CreateRevision: int64(binary.BigEndian.Uint64(b[0:8])),
+		CreateRevision: int64(createRev &^ inEvent),
 		ModRevision:    int64(binary.BigEndian.Uint64(b[8:16])),
-		Value:          append([]byte(nil), b[16:]...),
-	}, nil
+	}
+	if createRev&inEvent == 0 {
+		kv.Value = append([]byte(nil), b[16:]...)
+		return kv, nil
+	}
+	var err error
+	kv.Value, err = values(kv.ModRevision)
+	return kv, err
 }
 
 // An event on disk is

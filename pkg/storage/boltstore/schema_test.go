@@ -62,7 +62,7 @@ func TestPreviousValueIsStoredOnce(t *testing.T) {
 
 func TestRecordRoundTrip(t *testing.T) {
 	b := encodeRecord(2, 8, []byte("value"))
-	kv, err := decodeRecord("/k", b)
+	kv, err := decodeRecord("/k", b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if string(kv.Value) != "value" {
 		t.Fatalf("decoded value aliases bbolt's memory: %q", kv.Value)
 	}
-	if _, err := decodeRecord("/k", b[:15]); !errors.Is(err, errCorrupt) {
+	if _, err := decodeRecord("/k", b[:15], nil); !errors.Is(err, errCorrupt) {
 		t.Fatalf("short record: %v", err)
 	}
 }

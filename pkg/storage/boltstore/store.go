@@ -179,7 +179,7 @@ func loadState(db *bolt.DB, historySize int) (state, error) {
 			return err
 		}
 		st.rev = rev
-		hist, referrers, err := loadHistory(tx.Bucket(bucketEvents), st.rev, historySize)
+		hist, referrers, err := loadHistory(tx.Bucket(bucketKV), tx.Bucket(bucketEvents), st.rev, historySize)
 		if err != nil {
 			return err
 		}
@@ -193,9 +193,9 @@ func loadState(db *bolt.DB, historySize int) (state, error) {
 // loadHistory reads the newest historySize events, oldest first, after
 // deleting older ones, and checks that they end at rev without gaps. It
 // also returns which kept event refers to which one's value (prevAt).
-func loadHistory(b *bolt.Bucket, rev int64, historySize int) ([]storage.Event, map[int64]int64, error) {
+func loadHistory(kvs, b *bolt.Bucket, rev int64, historySize int) ([]storage.Event, map[int64]int64, error) {
 	first := rev - int64(historySize) + 1
-	if err := dropEventsBefore(b, first); err != nil {
+	if err := dropEventsBefore(kvs, b, first); err != nil {
 		return nil, nil, err
 	}
 	var hist []storage.Event
@@ -227,9 +227,9 @@ func loadHistory(b *bolt.Bucket, rev int64, historySize int) ([]storage.Event, m
 
 // dropEventsBefore deletes the events before revision first (the history
 // option may have shrunk), writing in full first the previous values that
-// kept events take from them.
-func dropEventsBefore(b *bolt.Bucket, first int64) error {
-	var stale [][]byte
+// kept events and kv records take from them.
+func dropEventsBefore(kvs, b *bolt.Bucket, first int64) error {
+	var stale []int64
 	var inline []int64
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -238,7 +238,7 @@ func dropEventsBefore(b *bolt.Bucket, first int64) error {
 			return err
 		}
 		if r < first {
-			stale = append(stale, append([]byte(nil), k...))
+			stale = append(stale, r)
 		} else if p, ok := prevRef(v); ok && p < first {
 			inline = append(inline, r)
 		}
@@ -249,8 +249,8 @@ func dropEventsBefore(b *bolt.Bucket, first int64) error {
 			return err
 		}
 	}
-	for _, k := range stale {
-		if err := b.Delete(k); err != nil {
+	for _, r := range stale {
+		if err := deleteEvent(kvs, b, r); err != nil {
 			return err
 		}
 	}
