@@ -69,7 +69,7 @@ func wantEntry(t *testing.T, what string, entries []metav1.ManagedFieldsEntry, m
 		if e.Manager != manager || e.Operation != op || e.Subresource != subresource {
 			continue
 		}
-		if e.FieldsV1 == nil || !strings.Contains(string(e.FieldsV1.Raw), field) {
+		if e.FieldsV1 == nil || !strings.Contains(e.FieldsV1.GetRawString(), field) {
 			t.Errorf("%s: %s's %s entry (subresource %q) lacks %s: %s", what, manager, op, subresource, field, e.FieldsV1)
 		}
 		return
