@@ -2,7 +2,17 @@ package controllers
 
 import (
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 )
+
+// newInformers is the one informer factory every controller shares,
+// caching objects through dropManagedFields. Controllers that need
+// something else (the garbage collector's metadata informers) trim with
+// their own transform.
+func newInformers(client kubernetes.Interface) informers.SharedInformerFactory {
+	return informers.NewSharedInformerFactoryWithOptions(client, resyncPeriod, informers.WithTransform(dropManagedFields))
+}
 
 // dropManagedFields is the shared informers' transform: every object is
 // cached without metadata.managedFields, which no controller reads and

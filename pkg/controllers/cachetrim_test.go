@@ -1,10 +1,16 @@
 package controllers
 
 import (
+	"context"
+	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -35,5 +41,63 @@ func TestDropManagedFieldsPassesTombstonesThrough(t *testing.T) {
 	}
 	if _, ok := out.(cache.DeletedFinalStateUnknown); !ok {
 		t.Errorf("a tombstone came out as %T", out)
+	}
+}
+
+// TestSharedInformersCacheWithoutManagedFields: the factory the controllers
+// share applies the transform, to listed objects and to watched ones alike.
+func TestSharedInformersCacheWithoutManagedFields(t *testing.T) {
+	managed := []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationUpdate}}
+	listed := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "listed", Namespace: "default", ManagedFields: managed}}
+	client := fake.NewClientset(listed)
+	// The fake clientset drops events made before its watch starts, so
+	// the second pod is created only once the informer watches.
+	watching := make(chan struct{})
+	var once sync.Once
+	client.PrependWatchReactor("pods", func(clienttesting.Action) (bool, watch.Interface, error) {
+		once.Do(func() { close(watching) })
+		return false, nil, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	inf := newInformers(client)
+	pods := inf.Core().V1().Pods()
+	got := make(chan *corev1.Pod, 2)
+	if _, err := pods.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { got <- obj.(*corev1.Pod) },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	inf.Start(ctx.Done())
+	defer func() { cancel(); inf.Shutdown() }() // Shutdown waits for the informers, which stop with ctx
+	if !cache.WaitForCacheSync(ctx.Done(), pods.Informer().HasSynced) {
+		t.Fatal("the pod informer never synced")
+	}
+	select {
+	case <-watching:
+	case <-ctx.Done():
+		t.Fatal("the pod informer never watched")
+	}
+	watched := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "watched", Namespace: "default", ManagedFields: managed}}
+	if _, err := client.CoreV1().Pods("default").Create(ctx, watched, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		var p *corev1.Pod
+		select {
+		case p = <-got:
+		case <-ctx.Done():
+			t.Fatal("a pod never reached the handlers")
+		}
+		if p.ManagedFields != nil {
+			t.Errorf("pod %s reached the handlers with managedFields %v", p.Name, p.ManagedFields)
+		}
+		cached, err := pods.Lister().Pods("default").Get(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cached.ManagedFields != nil {
+			t.Errorf("pod %s cached with managedFields %v", p.Name, cached.ManagedFields)
+		}
 	}
 }

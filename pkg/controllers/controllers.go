@@ -275,7 +275,7 @@ func newDeps(cfg *rest.Config, opts Options) (Deps, error) {
 	return Deps{
 		Client:    client,
 		Metadata:  meta,
-		Informers: informers.NewSharedInformerFactoryWithOptions(client, resyncPeriod, informers.WithTransform(dropManagedFields)),
+		Informers: newInformers(client),
 		Logger:    logger,
 		Clock:     clk,
 		events:    events,
