@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -70,12 +69,10 @@ func managerOf(ctx context.Context) string {
 type fieldManagers struct {
 	mu sync.Mutex
 	m  map[fieldManagerKey]builtManager
-	// typed knows the schemas of the built-in kinds (client-go's apply
-	// configurations); deduced treats any other object as made of maps
-	// and atomic lists. typed is built on the first write: parsing the
-	// schemas takes some 130 ms that a restart with nothing to write
-	// should not wait for.
-	typed   func() managedfields.TypeConverter
+	// typed knows the schemas of the built-in kinds (builtinTypes, built
+	// on the first write); deduced treats any other object as made of
+	// maps and atomic lists.
+	typed   func() (managedfields.TypeConverter, error)
 	deduced managedfields.TypeConverter
 }
 
@@ -94,7 +91,7 @@ type builtManager struct {
 func newFieldManagers() *fieldManagers {
 	return &fieldManagers{
 		m:       map[fieldManagerKey]builtManager{},
-		typed:   sync.OnceValue(func() managedfields.TypeConverter { return applyconfigurations.NewTypeConverter(scheme.Scheme) }),
+		typed:   builtinTypes,
 		deduced: managedfields.NewDeducedTypeConverter(),
 	}
 }
@@ -124,7 +121,11 @@ func (f *fieldManagers) forRequest(q request, reg *registry.Registry) (*managedf
 		if !view {
 			convertor = objectConvertorFor(q.res, reg)
 		}
-		fm, err = managedfields.NewDefaultFieldManager(f.converterFor(kind, newObj), convertor, scheme.Scheme, scheme.Scheme,
+		var tc managedfields.TypeConverter
+		if tc, err = f.converterFor(kind, newObj, view); err != nil {
+			return nil, err
+		}
+		fm, err = managedfields.NewDefaultFieldManager(tc, convertor, scheme.Scheme, scheme.Scheme,
 			kind, kind.GroupVersion(), q.subresource, resetFields(q, kind.GroupVersion()))
 	}
 	if err != nil {
@@ -135,15 +136,22 @@ func (f *fieldManagers) forRequest(q request, reg *registry.Registry) (*managedf
 }
 
 // converterFor is the typed converter when it knows kind, the deduced one
-// otherwise (autoscaling/v1 Scale is not among the apply configurations).
-func (f *fieldManagers) converterFor(kind schema.GroupVersionKind, newObj func() runtime.Object) managedfields.TypeConverter {
+// otherwise, and for a view's kind (autoscaling/v1 Scale, which
+// client-go's converter, used before, did not know either).
+func (f *fieldManagers) converterFor(kind schema.GroupVersionKind, newObj func() runtime.Object, view bool) (managedfields.TypeConverter, error) {
+	if view {
+		return f.deduced, nil
+	}
+	typed, err := f.typed()
+	if err != nil {
+		return nil, err
+	}
 	probe := newObj()
 	probe.GetObjectKind().SetGroupVersionKind(kind)
-	typed := f.typed()
 	if _, err := typed.ObjectToTyped(probe); err != nil {
-		return f.deduced
+		return f.deduced, nil
 	}
-	return typed
+	return typed, nil
 }
 
 // resetFields are the fields a path's own rules put back whatever the

@@ -7,27 +7,50 @@ import (
 )
 
 // history is the in-memory copy of the events bucket: a ring of the last
-// len(buf) events. Every write makes exactly one event and takes exactly
-// the next revision, so the ring holds the contiguous revisions
+// size events. Every write makes exactly one event and takes exactly the
+// next revision, so the ring holds the contiguous revisions
 // [last-n+1, last] and an event's slot follows from its revision.
+//
+// The ring grows to size as events come rather than starting there: a
+// full one is size events of 72 bytes that the garbage collector scans
+// (0.7 MiB at the default 10,000), which an idle server with a few dozen
+// events need not keep.
 type history struct {
 	buf   []storage.Event
+	size  int   // most events held
 	start int   // slot of the oldest event
 	n     int   // events held
 	last  int64 // revision of the newest event (the store revision)
 }
 
+// minHistoryRing is the ring's first length, unless size is smaller.
+const minHistoryRing = 64
+
 func newHistory(size int, rev int64, events []storage.Event) *history {
-	h := &history{buf: make([]storage.Event, size), last: rev - int64(len(events))}
+	ring := min(size, max(len(events), minHistoryRing))
+	h := &history{buf: make([]storage.Event, ring), size: size, last: rev - int64(len(events))}
 	for _, ev := range events {
 		h.append(ev)
 	}
 	return h
 }
 
+// grow doubles the ring, up to size, keeping the events in order from
+// slot 0.
+func (h *history) grow() {
+	buf := make([]storage.Event, min(h.size, 2*len(h.buf)))
+	for i := range h.n {
+		buf[i] = h.buf[(h.start+i)%len(h.buf)]
+	}
+	h.buf, h.start = buf, 0
+}
+
 func eventRevision(ev storage.Event) int64 { return ev.KV.ModRevision }
 
 func (h *history) append(ev storage.Event) {
+	if h.n == len(h.buf) && len(h.buf) < h.size {
+		h.grow()
+	}
 	if h.n < len(h.buf) {
 		h.buf[(h.start+h.n)%len(h.buf)] = ev
 		h.n++

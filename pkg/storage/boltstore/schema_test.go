@@ -108,3 +108,38 @@ func TestHistoryRing(t *testing.T) {
 		t.Fatalf("empty history: oldest %d", empty.oldest())
 	}
 }
+
+// TestHistoryRingGrows: the ring starts short and grows to its size,
+// keeping the events in revision order through a trim and a wrap.
+func TestHistoryRingGrows(t *testing.T) {
+	ev := func(rev int64) storage.Event {
+		return storage.Event{KV: storage.KV{Key: "/k", ModRevision: rev}}
+	}
+	const size = 200
+	h := newHistory(size, 0, nil)
+	if len(h.buf) != minHistoryRing {
+		t.Fatalf("first ring length %d, want %d", len(h.buf), minHistoryRing)
+	}
+	for rev := int64(1); rev <= minHistoryRing; rev++ {
+		h.append(ev(rev))
+	}
+	h.dropBefore(11) // the oldest slot is no longer slot 0 when it grows
+	for rev := int64(minHistoryRing + 1); rev <= 1000; rev++ {
+		h.append(ev(rev))
+		want := max(11, rev-size+1)
+		if h.oldest() != want || h.last != rev {
+			t.Fatalf("after revision %d: oldest %d last %d, want %d %d", rev, h.oldest(), h.last, want, rev)
+		}
+		for _, r := range []int64{want, (want + rev) / 2, rev} {
+			if e, ok := h.at(r); !ok || e.KV.ModRevision != r {
+				t.Fatalf("after revision %d: at(%d) = %d %v", rev, r, e.KV.ModRevision, ok)
+			}
+		}
+	}
+	if len(h.buf) != size {
+		t.Fatalf("ring length %d, want %d", len(h.buf), size)
+	}
+	if got := h.since(900, ""); len(got) != 100 || got[0].KV.ModRevision != 901 || got[99].KV.ModRevision != 1000 {
+		t.Fatalf("since(900): %d events", len(got))
+	}
+}
