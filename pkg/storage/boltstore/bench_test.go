@@ -46,20 +46,7 @@ func BenchmarkCreate(b *testing.B) {
 
 // runWriters shares b.N writes among n goroutines and returns ops/s.
 func runWriters(b *testing.B, n int, write func(i int) error) float64 {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	b.ResetTimer()
-	for range n {
-		wg.Go(func() {
-			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-				if err := write(int(i)); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	runWritersNoReport(b, n, write)
 	b.StopTimer()
 	ops := float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(ops, "ops/s")
@@ -189,6 +176,7 @@ func readAll(b *testing.B, w storage.Watcher, n int, received []atomic.Int64) {
 	}
 }
 
+// runWritersNoReport shares b.N writes among n goroutines.
 func runWritersNoReport(b *testing.B, n int, write func(i int) error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
