@@ -150,7 +150,7 @@ func (s *Server) checkNamespace(ctx context.Context, q request, ns, name string)
 	if err != nil {
 		return err
 	}
-	obj, err := decodeStored(nsRes, kv)
+	obj, err := s.decoded(nsRes, kv) // every create reads its namespace: decode it once per revision
 	if err != nil {
 		return err
 	}
