@@ -144,7 +144,7 @@ func expectedKeys(sz sizes) []string {
 		keys = append(keys, fmt.Sprintf("list.%d.ms", n), fmt.Sprintf("list.%d.mbps", n))
 	}
 	for _, w := range sz.Watchers {
-		keys = append(keys, fmt.Sprintf("watch.w%d.p50_ms", w), fmt.Sprintf("watch.w%d.p99_ms", w))
+		keys = append(keys, fmt.Sprintf("watch.w%d.p50_ms", w), fmt.Sprintf("watch.w%d.p99_ms", w), fmt.Sprintf("watch.w%d.cpu_ms_per_event", w))
 	}
 	for _, dr := range sz.Reconcile {
 		for _, k := range []string{"s", "pods_per_s", "writes_per_pod", "conflicts_per_pod", "commit_rate", "write_bound_gap",

@@ -35,19 +35,24 @@ func watchLatency(ctx context.Context, e *env) error {
 		if i == len(e.sizes.Watchers)-1 {
 			wait = e.profileDuring(ctx, c, "watch")
 		}
-		lat, missed, eventSize, err := watchRound(ctx, e, c, ns, w)
+		r, err := watchRound(ctx, e, c, ns, w)
 		wait()
 		if err != nil {
 			return err
 		}
+		lat, missed := r.lat, r.missed
 		writes := max(1, int(float64(e.sizes.WatchRate)*e.sizes.WatchFor.Seconds()))
-		base, baseMissed, err := fanoutBaseline(ctx, w, writes, e.sizes.WatchRate, eventSize)
+		base, baseMissed, err := fanoutBaseline(ctx, w, writes, e.sizes.WatchRate, r.eventSize)
 		if err != nil {
 			return err
 		}
 		key := fmt.Sprintf("watch.w%d", w)
+		if r.cpuSeconds > 0 {
+			e.vsDefault(e.add("watch", key+".cpu_ms_per_event", fmt.Sprintf("server CPU per write and its delivery to %s watchers", groupThousands(int64(w))),
+				1000*r.cpuSeconds/float64(writes), "ms"), key+".cpu_ms_per_event")
+		}
 		e.vsDefault(e.add("watch", key+".p50_ms", fmt.Sprintf("p50 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(50), "ms"), key+".p50_ms")
-		e.add("watch", key+".baseline.p99_ms", fmt.Sprintf("p99 plain net/http fan-out of %d-byte lines, %s readers", eventSize, groupThousands(int64(w))), base.percentile(99), "ms")
+		e.add("watch", key+".baseline.p99_ms", fmt.Sprintf("p99 plain net/http fan-out of %d-byte lines, %s readers", r.eventSize, groupThousands(int64(w))), base.percentile(99), "ms")
 		f := e.add("watch", key+".p99_ms", fmt.Sprintf("p99 write ack → event, %s watchers", groupThousands(int64(w))), lat.percentile(99), "ms").
 			vs("plain net/http fan-out, same run", base.percentile(99))
 		if w == 1000 {
@@ -69,14 +74,25 @@ func watchLatency(ctx context.Context, e *env) error {
 	return nil
 }
 
+// watchResult is what one round of watchRound measured.
+type watchResult struct {
+	lat *latencies
+	// missed counts deliveries that never came.
+	missed int
+	// eventSize is the mean bytes per event one watcher read.
+	eventSize int
+	// cpuSeconds is the server's CPU time from the first write until
+	// every event was delivered (0 when the server is not the bench's
+	// own process).
+	cpuSeconds float64
+}
+
 // watchRound opens watchers watches on ns, writes to it at the profile's
-// rate and collects every delivery's latency; missed counts deliveries
-// that never came, and eventSize is the mean bytes per event one watcher
-// read.
-func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int) (*latencies, int, int, error) {
+// rate and collects every delivery's latency.
+func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int) (watchResult, error) {
 	list, err := c.cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{Limit: 1})
 	if err != nil {
-		return nil, 0, 0, err
+		return watchResult{}, err
 	}
 	writes := max(1, int(float64(e.sizes.WatchRate)*e.sizes.WatchFor.Seconds()))
 	wctx, cancel := context.WithCancel(ctx)
@@ -108,37 +124,50 @@ func watchRound(ctx context.Context, e *env, c *cluster, ns string, watchers int
 	established.Wait()
 	e.log.Debug("watches open", "watchers", watchers)
 	if err, ok := openErr.Load().(error); ok {
-		return nil, 0, 0, fmt.Errorf("opening a watch: %w", err)
+		return watchResult{}, fmt.Errorf("opening a watch: %w", err)
 	}
+	cpu0 := serverCPU(c)
 	// No pause before writing: Stream returns once the headers came, which
 	// miniapi sends after registering the watch, and each watch starts at
 	// the list's resourceVersion, so no write can be missed.
 
 	ack, err := pacedCreates(ctx, c, ns, writes, e.sizes.WatchRate)
 	if err != nil {
-		return nil, 0, 0, err
+		return watchResult{}, err
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) && !allReceived(recv) {
 		time.Sleep(20 * time.Millisecond)
 	}
+	r := watchResult{lat: &latencies{}, cpuSeconds: serverCPU(c) - cpu0}
 	e.log.Debug("writes done", "watchers", watchers, "complete", allReceived(recv))
 	cancel()
 	readers.Wait()
 
-	lat := &latencies{}
-	missed := 0
 	for w := range recv {
 		for i := range recv[w] {
-			r := recv[w][i].Load()
-			if r == 0 {
-				missed++
+			at := recv[w][i].Load()
+			if at == 0 {
+				r.missed++
 				continue
 			}
-			lat.add(time.Duration(max(0, r-ack[i])))
+			r.lat.add(time.Duration(max(0, at-ack[i])))
 		}
 	}
-	return lat, missed, int(firstReaderBytes.Load()) / writes, nil
+	r.eventSize = int(firstReaderBytes.Load()) / writes
+	return r, nil
+}
+
+// serverCPU is the bench's own server's CPU seconds so far, or 0.
+func serverCPU(c *cluster) float64 {
+	if !c.own() {
+		return 0
+	}
+	s, err := c.srv.CPUSeconds()
+	if err != nil {
+		return 0
+	}
+	return s
 }
 
 // countingReader counts the bytes read through it, so the baseline can

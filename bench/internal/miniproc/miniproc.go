@@ -162,6 +162,29 @@ func (s *Server) Close() {
 	_ = os.RemoveAll(filepath.Dir(s.DataDir))
 }
 
+// CPUSeconds reads the user and system CPU time the server has used so
+// far (utime and stime in /proc/PID/stat, in clock ticks of 1/100 s, the
+// value Linux gives user space).
+func (s *Server) CPUSeconds() (float64, error) {
+	if s.cmd == nil {
+		return 0, errors.New("server not running")
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: state is the first, utime the 12th, stime the 13th.
+	_, rest, _ := bytes.Cut(b, []byte(") "))
+	f := strings.Fields(string(rest))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc stat: %q", b)
+	}
+	utime, err1 := strconv.ParseFloat(f[11], 64)
+	stime, err2 := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / 100, errors.Join(err1, err2)
+}
+
 // RSSMiB reads VmRSS (all resident memory) from /proc/PID/status.
 func (s *Server) RSSMiB() (float64, error) { return s.statusMiB("VmRSS:") }
 

@@ -100,6 +100,7 @@ func newWithMetadata(t *testing.T, cfg Config, resources []*metav1.APIResourceLi
 		scheme.AddKnownTypeWithName(gvk.GroupVersion().WithKind(gvk.Kind+"List"), &metav1.PartialObjectMetadataList{})
 	}
 	meta := metadatafake.NewSimpleMetadataClient(scheme, objs...)
+	clienttest.CopyWatchedObjects(&meta.Fake, meta.Tracker())
 	cfg.Client, cfg.Metadata = client, meta
 	cfg.Informers = informers.NewSharedInformerFactory(client, 0)
 	c, err := New(cfg)

@@ -10,10 +10,15 @@
 //   - The fake's watch replays objects added or changed since the list, but
 //     not objects deleted in between: a delete made before the watch is open
 //     never reaches the cache.
+//   - It replays them by sending the objects it stores, not copies. An
+//     informer's transform may trim what it receives in place (client-go
+//     allows that), and would then write to the fake's objects while the
+//     test reads them.
 //
-// Start therefore waits until every informer's watch is open, and Writes
-// keeps only the actions that change something, which is what a test that
-// says "the controller wrote nothing" means.
+// Start therefore waits until every informer's watch is open and makes the
+// watches send copies (CopyWatchedObjects), and Writes keeps only the
+// actions that change something, which is what a test that says "the
+// controller wrote nothing" means.
 package clienttest
 
 import (
@@ -23,9 +28,11 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
@@ -45,6 +52,7 @@ var writeVerbs = sets.New("create", "update", "patch", "delete", "delete-collect
 // the test ends. Informers must have been requested from factory before.
 func Start(t testing.TB, client *fake.Clientset, factory informers.SharedInformerFactory) {
 	t.Helper()
+	CopyWatchedObjects(&client.Fake, client.Tracker())
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); factory.Shutdown() })
 	factory.Start(ctx.Done())
@@ -66,6 +74,25 @@ func Start(t testing.TB, client *fake.Clientset, factory informers.SharedInforme
 	if err != nil {
 		t.Fatalf("informers watching %v, want %d watches open within %v", sets.List(watched(client)), len(synced), Timeout)
 	}
+}
+
+// CopyWatchedObjects makes the watches of fake (a typed, dynamic or
+// metadata fake client over tracker) send a copy of each event's object.
+func CopyWatchedObjects(fake *k8stesting.Fake, tracker k8stesting.ObjectTracker) {
+	fake.PrependWatchReactor("*", func(action k8stesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if wa, ok := action.(k8stesting.WatchActionImpl); ok {
+			opts = wa.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err != nil {
+			return false, nil, err
+		}
+		return true, watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
+			ev.Object = ev.Object.DeepCopyObject()
+			return ev, true
+		}), nil
+	})
 }
 
 // watched returns the resources the fake has been asked to watch.

@@ -61,3 +61,30 @@ func TestWritesKeepsOnlyWrites(t *testing.T) {
 		t.Errorf("Writes = %s\nwant      %s", got, want)
 	}
 }
+
+// A watch that replays the objects the fake holds sends copies: trimming
+// what it sent, as an informer's transform may, leaves the fake's object
+// as it was.
+func TestCopyWatchedObjects(t *testing.T) {
+	client := fake.NewClientset(pod("a"))
+	CopyWatchedObjects(&client.Fake, client.Tracker())
+	ctx := context.Background()
+	w, err := client.CoreV1().Pods("default").Watch(ctx, metav1.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	select {
+	case ev := <-w.ResultChan():
+		ev.Object.(*corev1.Pod).Name = "trimmed"
+	case <-time.After(Timeout):
+		t.Fatal("the watch replayed nothing")
+	}
+	got, err := client.CoreV1().Pods("default").Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "a" {
+		t.Errorf("the fake's pod is now named %q, as the watched one", got.Name)
+	}
+}
