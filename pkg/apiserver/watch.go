@@ -87,7 +87,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 		return
 	}
 
-	ww := s.newWatchWriter(w, r, out, q, p)
+	ww := s.newWatchWriter(w, out, q, p)
 	wt, err := s.store.Watch(ctx, prefix, from)
 	if errors.Is(err, storage.ErrExpired) {
 		ww.start()

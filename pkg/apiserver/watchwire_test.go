@@ -5,11 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,7 +153,7 @@ func BenchmarkWatchFanOut(b *testing.B) {
 			}
 			wws := make([]*watchWriter, 100)
 			for i := range wws {
-				wws[i] = s.newWatchWriter(&discardFlusher{h: http.Header{}}, httptest.NewRequest("GET", "/", nil), output{format: formatJSON, view: viewObject}, request{res: pods}, watchParams{sel: selector{labels: labels.Everything(), fields: fields.Everything()}})
+				wws[i] = s.newWatchWriter(&discardFlusher{h: http.Header{}}, output{format: formatJSON, view: viewObject}, request{res: pods}, watchParams{sel: selector{labels: labels.Everything(), fields: fields.Everything()}})
 				wws[i].cache = cache
 			}
 			rev := int64(1)
@@ -174,66 +171,4 @@ func BenchmarkWatchFanOut(b *testing.B) {
 			}
 		})
 	}
-}
-
-// TestWatchBurstIsOneSocketWrite: over HTTP/1.1 a burst of events (here
-// the initial state of 20 pods, about 15 KiB) leaves in one socket write
-// after the headers' write, unchunked, and the stream ends with the
-// connection as a clean end of body. Chunked, net/http would write it in
-// three.
-func TestWatchBurstIsOneSocketWrite(t *testing.T) {
-	var writes atomic.Int64
-	ts := startTestServerOn(t, Config{}, nil, func(l net.Listener) net.Listener { return writeCountingListener{l, &writes} })
-	pods := "/api/v1/namespaces/default/pods"
-	for i := range 20 {
-		body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%d","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, i)
-		if code, _, got := ts.do(t, "POST", pods, "application/json", body); code != http.StatusCreated {
-			t.Fatalf("create: %d %s", code, got)
-		}
-	}
-	client := &http.Client{Transport: &http.Transport{}}
-	writes.Store(0)
-	resp, err := client.Get(ts.url + pods + "?watch=true&timeoutSeconds=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("reading the watch to its end: %v (want a clean end of body)", err)
-	}
-	if n := bytes.Count(body, []byte(`{"type":"ADDED"`)); n != 20 || len(body) < 8<<10 {
-		t.Fatalf("watch sent %d ADDED events in %d bytes, want 20 in more than 8 KiB", n, len(body))
-	}
-	if resp.TransferEncoding != nil || !resp.Close {
-		t.Errorf("Transfer-Encoding %v, Connection: close %v; want no chunking, closed at the end", resp.TransferEncoding, resp.Close)
-	}
-	if n := writes.Load(); n != 2 {
-		t.Errorf("the server wrote the watch in %d socket writes, want 2 (headers, then the burst)", n)
-	}
-}
-
-// writeCountingListener counts the socket writes on every connection it
-// accepts.
-type writeCountingListener struct {
-	net.Listener
-	writes *atomic.Int64
-}
-
-func (l writeCountingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return writeCountingConn{c, l.writes}, nil
-}
-
-type writeCountingConn struct {
-	net.Conn
-	writes *atomic.Int64
-}
-
-func (c writeCountingConn) Write(p []byte) (int, error) {
-	c.writes.Add(1)
-	return c.Conn.Write(p)
 }

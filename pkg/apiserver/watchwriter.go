@@ -34,9 +34,6 @@ type watchWriter struct {
 	// tableSent: the first Table event carries the column definitions,
 	// later ones send null, as kube-apiserver does.
 	tableSent bool
-	// unchunked: an HTTP/1.x stream is sent without chunked framing and
-	// ends when the connection closes (see start).
-	unchunked bool
 
 	// pending holds what was written since the last flush, so that a burst
 	// of events leaves in one write and one flush.
@@ -60,14 +57,15 @@ type watchWriter struct {
 }
 
 // spillAt is how much pending output is written out (unflushed) at once,
-// so that a long initial list does not sit in memory whole. Larger pieces
-// cost less: 32 KiB took 0.77–0.93× the server CPU of 8 KiB at 1,000
-// watchers, for the same heap per stuck watcher.
+// so that a long initial list does not sit in memory whole. Each spill
+// costs net/http two socket writes (its 4 KiB buffer, then the rest), so
+// larger pieces cost less: 32 KiB took 0.77–0.93× the server CPU of 8 KiB
+// at 1,000 watchers, for the same heap per stuck watcher.
 const spillAt = 32 << 10
 
-func (s *Server) newWatchWriter(w http.ResponseWriter, r *http.Request, out output, q request, p watchParams) *watchWriter {
+func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
 	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires,
-		writeTimeout: s.limits.WatchWriteTimeout, unchunked: r.ProtoMajor == 1}
+		writeTimeout: s.limits.WatchWriteTimeout}
 	ww.out.pretty = false
 	switch out.format {
 	case formatYAML:
@@ -83,23 +81,12 @@ func (s *Server) newWatchWriter(w http.ResponseWriter, r *http.Request, out outp
 }
 
 // start sends the 200 and the headers; from here on errors are events.
-//
-// Over HTTP/1.x the stream is not chunked (kube-apiserver's is): net/http
-// writes a chunk larger than its 4 KiB buffer in three socket writes (the
-// buffer's worth with the chunk's header, the rest, then the chunk's end
-// at the flush), and a burst of events is such a chunk. Unchunked, a burst
-// leaves in one write, and the reader wakes once: half the socket writes
-// at 1,000 watchers. The stream then ends with the connection
-// ("Connection: close"), which every HTTP/1.1 client reads as its end.
 func (ww *watchWriter) start() {
 	ct := mediaJSON
 	if ww.out.format == formatProtobuf {
 		ct = mediaProtobuf + ";stream=watch"
 	}
 	ww.w.Header().Set("Content-Type", ct)
-	if ww.unchunked {
-		ww.w.Header().Set("Transfer-Encoding", "identity")
-	}
 	ww.w.WriteHeader(http.StatusOK)
 	_ = ww.flush()
 }
