@@ -118,7 +118,7 @@ func (s *Server) watchJournal(w http.ResponseWriter, r *http.Request, f journal.
 		if buf.Len() > 0 {
 			// A client that takes nothing for --watch-write-timeout is
 			// dropped, as on every other watch.
-			timedOut, err := writeWithin(rc, s.limits.WatchWriteTimeout, func() error {
+			timedOut, err := writeWithin(rc.SetWriteDeadline, s.limits.WatchWriteTimeout, func() error {
 				if _, err := w.Write(buf.Bytes()); err != nil {
 					return err
 				}

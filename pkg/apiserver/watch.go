@@ -87,10 +87,11 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 		return
 	}
 
-	ww := s.newWatchWriter(w, out, q, p)
+	ww := s.newWatchWriter(w, r, out, q, p)
+	defer ww.end()
 	wt, err := s.store.Watch(ctx, prefix, from)
 	if errors.Is(err, storage.ErrExpired) {
-		ww.start()
+		ww.start(ctx, cancel)
 		ww.sendError(errTooOld(from, oldestRevision(err, s.store.Revision())))
 		return
 	}
@@ -100,7 +101,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q request) {
 	}
 	defer wt.Stop()
 
-	ww.start()
+	ww.start(ctx, cancel)
 	s.watchEnded(ww, s.serveWatch(ctx, ww, wt, initial, from))
 }
 

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/fields"
@@ -32,7 +33,7 @@ func BenchmarkWatchEventManagedFields(b *testing.B) {
 		for _, v := range []string{"without-managedFields", "with-managedFields"} {
 			b.Run(f.name+"/"+v, func(b *testing.B) {
 				s := &Server{}
-				ww := s.newWatchWriter(&discardFlusher{h: http.Header{}}, output{format: f.format, view: viewObject}, request{res: pods},
+				ww := s.newWatchWriter(&discardFlusher{h: http.Header{}}, httptest.NewRequest("GET", "/", nil), output{format: f.format, view: viewObject}, request{res: pods},
 					watchParams{sel: selector{labels: labels.Everything(), fields: fields.Everything()}})
 				rev := int64(1)
 				for b.Loop() {

@@ -5,8 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,7 +157,7 @@ func BenchmarkWatchFanOut(b *testing.B) {
 			}
 			wws := make([]*watchWriter, 100)
 			for i := range wws {
-				wws[i] = s.newWatchWriter(&discardFlusher{h: http.Header{}}, output{format: formatJSON, view: viewObject}, request{res: pods}, watchParams{sel: selector{labels: labels.Everything(), fields: fields.Everything()}})
+				wws[i] = s.newWatchWriter(&discardFlusher{h: http.Header{}}, httptest.NewRequest("GET", "/", nil), output{format: formatJSON, view: viewObject}, request{res: pods}, watchParams{sel: selector{labels: labels.Everything(), fields: fields.Everything()}})
 				wws[i].cache = cache
 			}
 			rev := int64(1)
@@ -170,5 +174,92 @@ func BenchmarkWatchFanOut(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestWatchBurstIsOneChunkInOneWrite: over HTTP/1.1 a burst of events
+// (here the initial state of 20 pods, about 20 KiB) leaves as one chunk in
+// one writev, and the stream ends with the last chunk as a clean end of
+// body. The connection below counts the plain writes it is given: the
+// headers' and the last chunk's; a writev reaches the TCP connection
+// without passing through them. Through net/http the burst would take
+// three writes.
+func TestWatchBurstIsOneChunkInOneWrite(t *testing.T) {
+	var writes atomic.Int64
+	ts := startTestServerOn(t, Config{}, nil, func(l net.Listener) net.Listener { return writeCountingListener{l, &writes} })
+	pods := "/api/v1/namespaces/default/pods"
+	for i := range 20 {
+		body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%d","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, i)
+		if code, _, got := ts.do(t, "POST", pods, "application/json", body); code != http.StatusCreated {
+			t.Fatalf("create: %d %s", code, got)
+		}
+	}
+	client := &http.Client{Transport: &http.Transport{}}
+	writes.Store(0)
+	resp, err := client.Get(ts.url + pods + "?watch=true&timeoutSeconds=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the watch to its end: %v (want the last chunk, a clean end of body)", err)
+	}
+	if n := bytes.Count(body, []byte(`{"type":"ADDED"`)); n != 20 || len(body) < 8<<10 {
+		t.Fatalf("watch sent %d ADDED events in %d bytes, want 20 in more than 8 KiB", n, len(body))
+	}
+	if !slices.Equal(resp.TransferEncoding, []string{"chunked"}) || !resp.Close {
+		t.Errorf("Transfer-Encoding %v, Connection: close %v; want chunked, closed at the end", resp.TransferEncoding, resp.Close)
+	}
+	if n := writes.Load(); n != 2 {
+		t.Errorf("the connection was given %d plain writes, want 2 (the headers, the last chunk)", n)
+	}
+}
+
+// writeCountingListener counts the plain writes (Write calls) on every
+// connection it accepts. Its connections are still *net.TCPConn to
+// net.Buffers, which writes them with writev.
+type writeCountingListener struct {
+	net.Listener
+	writes *atomic.Int64
+}
+
+func (l writeCountingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return writeCountingConn{c.(*net.TCPConn), l.writes}, nil
+}
+
+type writeCountingConn struct {
+	*net.TCPConn
+	writes *atomic.Int64
+}
+
+func (c writeCountingConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.TCPConn.Write(p)
+}
+
+// TestWatchEndsWhenClientLeaves: a client that closes its watch ends it on
+// the server at once, though no event comes to fail a write: the
+// connection taken over from net/http is read for that.
+func TestWatchEndsWhenClientLeaves(t *testing.T) {
+	ts := startTestServer(t)
+	ends := make(chan watchEnd, 1)
+	ts.api.onWatchEnd = func(e watchEnd) { ends <- e }
+	resp, err := (&http.Client{Transport: &http.Transport{}}).Get(ts.url + "/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + formatRV(ts.api.store.Revision()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	select {
+	case e := <-ends:
+		if e.reason != endDone {
+			t.Errorf("the watch ended with %q, want %q", e.reason, endDone)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watch the client left is still open after 10s")
 	}
 }

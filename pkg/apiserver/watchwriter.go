@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,6 +35,10 @@ type watchWriter struct {
 	// tableSent: the first Table event carries the column definitions,
 	// later ones send null, as kube-apiserver does.
 	tableSent bool
+	// r is the watch request; chunks its connection once taken over from
+	// net/http (HTTP/1.1), nil while the stream goes through w.
+	r      *http.Request
+	chunks *chunkedConn
 
 	// pending holds what was written since the last flush, so that a burst
 	// of events leaves in one write and one flush.
@@ -63,8 +68,8 @@ type watchWriter struct {
 // at 1,000 watchers, for the same heap per stuck watcher.
 const spillAt = 32 << 10
 
-func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p watchParams) *watchWriter {
-	ww := &watchWriter{s: s, w: w, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires,
+func (s *Server) newWatchWriter(w http.ResponseWriter, r *http.Request, out output, q request, p watchParams) *watchWriter {
+	ww := &watchWriter{s: s, w: w, r: r, rc: http.NewResponseController(w), out: out, q: q, p: p, cache: &s.wires,
 		writeTimeout: s.limits.WatchWriteTimeout}
 	ww.out.pretty = false
 	switch out.format {
@@ -80,34 +85,57 @@ func (s *Server) newWatchWriter(w http.ResponseWriter, out output, q request, p 
 	return ww
 }
 
-// start sends the 200 and the headers; from here on errors are events.
-func (ww *watchWriter) start() {
+// start sends the 200 and the headers, and takes an HTTP/1.1 connection
+// over from net/http (chunkedConn) until end; from here on errors are
+// events. clientGone is called if the client closes a connection taken
+// over; a write that blocks fails once ctx ends.
+func (ww *watchWriter) start(ctx context.Context, clientGone func()) {
 	ct := mediaJSON
 	if ww.out.format == formatProtobuf {
 		ct = mediaProtobuf + ";stream=watch"
 	}
 	ww.w.Header().Set("Content-Type", ct)
+	if chunkable(ww.r) {
+		// The connection is not given back to net/http, so it closes
+		// after the stream; the client should not count on reusing it.
+		ww.w.Header().Set("Connection", "close")
+	}
 	ww.w.WriteHeader(http.StatusOK)
-	_ = ww.flush()
+	if ww.flush() == nil {
+		ww.chunks = takeChunked(ctx, ww.rc, ww.r, clientGone)
+	}
+}
+
+// end ends the stream of a connection taken over with its last chunk.
+func (ww *watchWriter) end() {
+	if ww.chunks != nil {
+		ww.chunks.end(ww.writeTimeout)
+	}
 }
 
 // flush sends everything pending to the client now.
 func (ww *watchWriter) flush() error {
 	return ww.deadlined(func() error {
-		if err := ww.writeOut(); err != nil {
+		if err := ww.writeOut(); err != nil || ww.chunks != nil {
 			return err
 		}
 		return ww.rc.Flush()
 	})
 }
 
-// writeOut hands the pending output to the response in one write.
+// writeOut sends the pending output in one write: one chunk on a
+// connection taken over, else one write to the response.
 func (ww *watchWriter) writeOut() error {
 	if ww.pending.Len() == 0 {
 		return nil
 	}
 	ww.notePending()
-	_, err := ww.w.Write(ww.pending.Bytes())
+	var err error
+	if ww.chunks != nil {
+		err = ww.chunks.write(ww.pending.Bytes())
+	} else {
+		_, err = ww.w.Write(ww.pending.Bytes())
+	}
 	ww.pending.Reset()
 	return err
 }
@@ -122,8 +150,13 @@ func (ww *watchWriter) spill() error {
 
 // deadlined runs one write or flush under the write timeout.
 func (ww *watchWriter) deadlined(write func() error) error {
-	timedOut, err := writeWithin(ww.rc, ww.writeTimeout, write)
-	ww.timedOut = ww.timedOut || timedOut
+	setDeadline := ww.rc.SetWriteDeadline
+	if ww.chunks != nil {
+		setDeadline = ww.chunks.conn.SetWriteDeadline
+	}
+	timedOut, err := writeWithin(setDeadline, ww.writeTimeout, write)
+	cut := ww.chunks != nil && ww.chunks.wasCut()
+	ww.timedOut = ww.timedOut || timedOut && !cut
 	return err
 }
 
@@ -132,12 +165,12 @@ func (ww *watchWriter) deadlined(write func() error) error {
 // longer. The deadline is cleared afterwards: it bounds a write the
 // client does not take, not the quiet time between events (HTTP/2 resets
 // a stream whose deadline passes even with no write pending).
-func writeWithin(rc *http.ResponseController, timeout time.Duration, write func() error) (timedOut bool, err error) {
+func writeWithin(setDeadline func(time.Time) error, timeout time.Duration, write func() error) (timedOut bool, err error) {
 	if timeout <= 0 {
 		return false, write()
 	}
 	deadline := time.Now().Add(timeout)
-	if err := rc.SetWriteDeadline(deadline); err != nil {
+	if err := setDeadline(deadline); err != nil {
 		return false, write() // a writer without deadlines: unbounded as before
 	}
 	if err := write(); err != nil {
@@ -146,7 +179,7 @@ func writeWithin(rc *http.ResponseController, timeout time.Duration, write func(
 		// load: 299.8 ms early with a 300 ms timeout): the error says so.
 		return errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline), err
 	}
-	return false, rc.SetWriteDeadline(time.Time{})
+	return false, setDeadline(time.Time{})
 }
 
 // notePending records the bytes held now for peakHeld.
