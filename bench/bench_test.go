@@ -149,7 +149,7 @@ func expectedKeys(sz sizes) []string {
 	for _, dr := range sz.Reconcile {
 		for _, k := range []string{"s", "pods_per_s", "writes_per_pod", "conflicts_per_pod", "commit_rate", "write_bound_gap",
 			"last_pod_created_s", "last_pod_bound_s", "last_pod_ready_s", "median_create_to_bind_s", "median_bind_to_ready_s",
-			"writes.create.pods", "writes.patch.pods_status"} {
+			"writes.create.pods", "writes.patch.pods_status", "server_cpu_s", "cpu_ms_per_write"} {
 			keys = append(keys, fmt.Sprintf("reconcile.%dx%d.%s", dr[0], dr[1], k))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -46,6 +47,7 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	// still gets its time measured.
 	before, scrapeErr := scrapeWrites(ctx, c)
 
+	cpu0 := serverCPU(c)
 	t0 := time.Now()
 	tl, stopTimeline, err := watchPods(wctx, c, ns, t0)
 	if err != nil {
@@ -62,6 +64,7 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 	}()
 	err = waitAvailable(wctx, c, ns, deployments, created)
 	took := time.Since(t0).Seconds()
+	cpu := serverCPU(c) - cpu0
 	stopTimeline()
 	wait() // the profile covers the run, not the burst below
 	if err != nil {
@@ -85,13 +88,19 @@ func reconcileRound(ctx context.Context, e *env, deployments, replicas int) erro
 		f.atMost(10, "≤ 10 s")
 	}
 	addStages(e, key, tl)
+	if c.own() {
+		// The server's share of the machine: near 1, the round is bound
+		// by CPU, and the CPU per write below says where to cut.
+		e.vsDefault(e.add("reconcile", key+".server_cpu_s", label+": the server's CPU time over the round", cpu, "s").
+			vs(fmt.Sprintf("the round's time × %d CPUs", runtime.NumCPU()), took*float64(runtime.NumCPU())), key+".server_cpu_s")
+	}
 	e.vsDefault(e.add("reconcile", key+".pods_per_s", label+": pods Running and Ready per second", float64(deployments*replicas)/took, "/s"), key+".pods_per_s")
 	after, err := scrapeWrites(ctx, c)
 	if scrapeErr != nil || err != nil {
 		e.skip(fmt.Sprintf("reconcile%s: writes per pod: %v", e.variant.suffix(), errors.Join(scrapeErr, err)))
 		return nil
 	}
-	return reportWrites(ctx, e, c, ns, key, label, after.since(before), deployments, replicas, took)
+	return reportWrites(ctx, e, c, ns, key, label, after.since(before), deployments, replicas, took, cpu)
 }
 
 // addStages prints when the pods passed each step: where the round's
@@ -116,7 +125,7 @@ func addStages(e *env, key string, tl *podTimeline) {
 // Deployment, and the time the same number of writes takes as one burst
 // on the same server: the lower bound those writes imply at the store's
 // batched commit rate, and the gap to it.
-func reportWrites(ctx context.Context, e *env, c *cluster, ns, key, label string, w writeCounts, deployments, replicas int, took float64) error {
+func reportWrites(ctx context.Context, e *env, c *cluster, ns, key, label string, w writeCounts, deployments, replicas int, took, cpu float64) error {
 	pods := float64(deployments * replicas)
 	n, what := w.revision, "store revisions"
 	if n <= 0 { // not miniapi: count the successful requests instead
@@ -134,6 +143,9 @@ func reportWrites(ctx context.Context, e *env, c *cluster, ns, key, label string
 		}
 		k := key + ".writes." + strings.NewReplacer(" ", ".", "/", "_").Replace(req)
 		e.vsDefault(e.add("reconcile", k, fmt.Sprintf("  %s %s", req, name), w.byRequest[req]/per, unit), k)
+	}
+	if c.own() && n > 0 {
+		e.vsDefault(e.add("reconcile", key+".cpu_ms_per_write", fmt.Sprintf("  the server's CPU per write (the round's CPU ÷ %s)", what), 1000*cpu/n, "ms"), key+".cpu_ms_per_write")
 	}
 	e.vsDefault(e.add("reconcile", key+".conflicts_per_pod", "  updates and patches refused with 409 Conflict, per pod", w.conflicts/pods, "/pod"), key+".conflicts_per_pod")
 	if n <= 0 || !c.own() {
