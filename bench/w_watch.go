@@ -47,7 +47,7 @@ func watchLatency(ctx context.Context, e *env) error {
 			return err
 		}
 		key := fmt.Sprintf("watch.w%d", w)
-		if r.cpuSeconds > 0 {
+		if c.own() {
 			e.vsDefault(e.add("watch", key+".cpu_ms_per_event", fmt.Sprintf("server CPU per write and its delivery to %s watchers", groupThousands(int64(w))),
 				1000*r.cpuSeconds/float64(writes), "ms"), key+".cpu_ms_per_event")
 		}
@@ -82,8 +82,7 @@ type watchResult struct {
 	// eventSize is the mean bytes per event one watcher read.
 	eventSize int
 	// cpuSeconds is the server's CPU time from the first write until
-	// every event was delivered (0 when the server is not the bench's
-	// own process).
+	// every event was delivered (the bench's own server only).
 	cpuSeconds float64
 }
 
