@@ -187,16 +187,42 @@ func BenchmarkWatchFanOut(b *testing.B) {
 func TestWatchBurstIsOneChunkInOneWrite(t *testing.T) {
 	var writes atomic.Int64
 	ts := startTestServerOn(t, Config{}, nil, func(l net.Listener) net.Listener { return writeCountingListener{l, &writes} })
-	pods := "/api/v1/namespaces/default/pods"
-	for i := range 20 {
+	createWebPods(t, ts, 20)
+	writes.Store(0)
+	readWatchToEnd(t, &http.Client{Transport: &http.Transport{}}, ts.url, 20)
+	if n := writes.Load(); n != 2 {
+		t.Errorf("the connection was given %d plain writes, want 2 (the headers, the last chunk)", n)
+	}
+}
+
+// TestWatchOverTLSWithHTTP11: a watch over TLS to a client that speaks
+// only HTTP/1.1 (as the Python client does) is taken over as well, and
+// its events and end arrive the same.
+func TestWatchOverTLSWithHTTP11(t *testing.T) {
+	ts := startTestServer(t)
+	createWebPods(t, ts, 20)
+	hs := httptest.NewTLSServer(ts.api)
+	t.Cleanup(hs.Close)
+	readWatchToEnd(t, hs.Client(), hs.URL, 20)
+}
+
+// createWebPods creates n pods in the default namespace.
+func createWebPods(t *testing.T, ts *testServer, n int) {
+	t.Helper()
+	for i := range n {
 		body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%d","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`, i)
-		if code, _, got := ts.do(t, "POST", pods, "application/json", body); code != http.StatusCreated {
+		if code, _, got := ts.do(t, "POST", "/api/v1/namespaces/default/pods", "application/json", body); code != http.StatusCreated {
 			t.Fatalf("create: %d %s", code, got)
 		}
 	}
-	client := &http.Client{Transport: &http.Transport{}}
-	writes.Store(0)
-	resp, err := client.Get(ts.url + pods + "?watch=true&timeoutSeconds=1")
+}
+
+// readWatchToEnd watches the default namespace's pods at base over
+// HTTP/1.1 for a second and checks that the stream held the n pods'
+// initial state, came chunked, said Connection: close and ended cleanly.
+func readWatchToEnd(t *testing.T, client *http.Client, base string, n int) {
+	t.Helper()
+	resp, err := client.Get(base + "/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,14 +231,11 @@ func TestWatchBurstIsOneChunkInOneWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading the watch to its end: %v (want the last chunk, a clean end of body)", err)
 	}
-	if n := bytes.Count(body, []byte(`{"type":"ADDED"`)); n != 20 || len(body) < 8<<10 {
-		t.Fatalf("watch sent %d ADDED events in %d bytes, want 20 in more than 8 KiB", n, len(body))
+	if got := bytes.Count(body, []byte(`{"type":"ADDED"`)); got != n || len(body) < 8<<10 {
+		t.Fatalf("watch sent %d ADDED events in %d bytes, want %d in more than 8 KiB", got, len(body), n)
 	}
-	if !slices.Equal(resp.TransferEncoding, []string{"chunked"}) || !resp.Close {
-		t.Errorf("Transfer-Encoding %v, Connection: close %v; want chunked, closed at the end", resp.TransferEncoding, resp.Close)
-	}
-	if n := writes.Load(); n != 2 {
-		t.Errorf("the connection was given %d plain writes, want 2 (the headers, the last chunk)", n)
+	if resp.Proto != "HTTP/1.1" || !slices.Equal(resp.TransferEncoding, []string{"chunked"}) || !resp.Close {
+		t.Errorf("%s, Transfer-Encoding %v, Connection: close %v; want HTTP/1.1 chunked, closed at the end", resp.Proto, resp.TransferEncoding, resp.Close)
 	}
 }
 
