@@ -74,6 +74,9 @@ type fieldManagers struct {
 	// maps and atomic lists.
 	typed   func() (managedfields.TypeConverter, error)
 	deduced managedfields.TypeConverter
+	// validateStructs types the built-in kinds' Go structs validated, as
+	// kube-apiserver does (see trustedStructs); benchmarks compare.
+	validateStructs bool
 }
 
 // fieldManagerKey names a path; the resource serving it may be replaced
@@ -148,10 +151,14 @@ func (f *fieldManagers) converterFor(kind schema.GroupVersionKind, newObj func()
 	}
 	probe := newObj()
 	probe.GetObjectKind().SetGroupVersionKind(kind)
-	if _, err := typed.ObjectToTyped(probe); err != nil {
+	tv, err := typed.ObjectToTyped(probe)
+	switch {
+	case err != nil:
 		return f.deduced, nil
+	case f.validateStructs:
+		return typed, nil
 	}
-	return typed, nil
+	return trust(typed, kind, tv), nil
 }
 
 // resetFields are the fields a path's own rules put back whatever the

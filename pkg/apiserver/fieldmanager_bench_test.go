@@ -18,20 +18,21 @@ const benchDeployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":
 
 // BenchmarkUpdateFieldManagement measures what field management adds to
 // one update of a Deployment, with it and without it (the server as it
-// was before managedFields), in the same run:
+// was before managedFields), and with the Go structs validated as
+// kube-apiserver does (the server before trustedStructs), in the same
+// run:
 //   - steps: every step of the write but the store's commit (a dry run:
 //     read, decode, the kind's rules, managedFields, encode); the CPU
 //     cost of field management;
 //   - http: a PUT through the handler, fsync included.
 func BenchmarkUpdateFieldManagement(b *testing.B) {
-	for _, managed := range []bool{false, true} {
-		name := "without-managedFields"
-		if managed {
-			name = "with-managedFields"
-		}
+	for _, name := range []string{"without-managedFields", "with-managedFields-validated", "with-managedFields"} {
 		ts := startTestServer(b)
-		if !managed {
+		switch name {
+		case "without-managedFields":
 			ts.api.fields = nil
+		case "with-managedFields-validated":
+			ts.api.fields.validateStructs = true
 		}
 		const path = "/apis/apps/v1/namespaces/default/deployments"
 		if code, _, body := ts.do(b, "POST", path+"?fieldManager=bench", "application/json", benchDeployment); code != 201 {
