@@ -133,7 +133,7 @@ func checkSane(t *testing.T, f figure) {
 func expectedKeys(sz sizes) []string {
 	keys := []string{
 		"start.empty_ms", "start.loaded_ms",
-		"memory.idle_rss_mib", "memory.idle_anon_mib", "memory.pods_rss_mib", "memory.objects_rss_mib", "memory.db_bytes_per_object", "memory.db_inuse_bytes_per_object",
+		"memory.idle_rss_mib", "memory.idle_anon_mib", "memory.pods_rss_mib", "memory.pods_anon_mib", "memory.objects_rss_mib", "memory.db_bytes_per_object", "memory.db_inuse_bytes_per_object",
 		"get.p50_ms", "get.p99_ms", "list.selector.ms",
 		"churn.first_mb", "churn.mid_mb", "churn.end_mb", "churn.updates_per_s",
 	}

@@ -35,6 +35,7 @@ func memory(ctx context.Context, e *env) error {
 		return err
 	}
 	e.vsDefault(e.add("memory", "memory.idle_anon_mib", "  of which anonymous (heap, stacks; not the mapped binary)", anon, "MiB"), "memory.idle_anon_mib")
+	explainIdleMiss(e, idle, anon, 40)
 
 	ns, err := c.namespace(ctx, e.nsName("mem"))
 	if err != nil {
@@ -47,7 +48,20 @@ func memory(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	e.vsDefault(e.add("memory", "memory.pods_rss_mib", fmt.Sprintf("RSS with %s pods", groupThousands(int64(e.sizes.MemPods))), rss, "MiB").vs("idle", idle), "memory.pods_rss_mib")
+	pods := groupThousands(int64(e.sizes.MemPods))
+	f = e.add("memory", "memory.pods_rss_mib", fmt.Sprintf("RSS with %s pods", pods), rss, "MiB").vs("idle", idle)
+	if e.sizes.MemPods == 10_000 {
+		f.atMost(100, "≤ 100 MiB")
+	}
+	e.vsDefault(f, "memory.pods_rss_mib")
+	anon, err = c.srv.AnonMiB()
+	if err != nil {
+		return err
+	}
+	e.vsDefault(e.add("memory", "memory.pods_anon_mib", "  of which anonymous", anon, "MiB"), "memory.pods_anon_mib")
+	if f.Target != nil {
+		explainLoadedMiss(ctx, e, c.srv, "with "+pods+" pods", rss, anon, 100)
+	}
 	if extra := e.sizes.MemObjects - e.sizes.MemPods; extra > 0 {
 		ns2, err := c.namespace(ctx, e.nsName("mem2"))
 		if err != nil {
