@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // pickNode returns the node with the fewest pods, ties going to the name
@@ -23,19 +22,60 @@ func pickNode(nodes []string, counts map[string]int) string {
 	return best
 }
 
-// assumption is a binding this scheduler made that the informer cache may
-// not show yet.
+// placements counts, per node, the pods the informer has shown holding a
+// place there (bound and not finished), as kube-scheduler's cache keeps a
+// summary per node: the pod informer's event handler keeps it up to date,
+// so choosing a node costs the number of nodes, not of pods. The
+// Scheduler's mutex guards it.
+type placements struct {
+	perNode map[string]int
+	byUID   map[types.UID]string // the node each counted pod holds a place on
+}
+
+// set records that pod uid now holds a place on node ("": none).
+func (p *placements) set(uid types.UID, node string) {
+	if p.byUID == nil {
+		p.perNode, p.byUID = map[string]int{}, map[types.UID]string{}
+	}
+	old, had := p.byUID[uid]
+	if had && old == node {
+		return
+	}
+	if had {
+		if p.perNode[old]--; p.perNode[old] == 0 {
+			delete(p.perNode, old)
+		}
+		delete(p.byUID, uid)
+	}
+	if node != "" {
+		p.perNode[node]++
+		p.byUID[uid] = node
+	}
+}
+
+// placeOf is the node pod holds a place on: its node while bound and not
+// finished, else "".
+func placeOf(pod *corev1.Pod) string {
+	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		return ""
+	}
+	return pod.Spec.NodeName
+}
+
+// assumption is a binding this scheduler made that the informer's event
+// handler has not shown yet.
 type assumption struct {
 	namespace, name string
 	node            string
 }
 
-// assumed remembers bindings until the cache shows them, as kube-scheduler's
-// cache does, so that a burst of pods spreads evenly even though the cache
-// lags our own writes. The Scheduler's mutex guards it.
+// assumed remembers bindings until the event handler sees them, as
+// kube-scheduler's cache does, so that a burst of pods spreads evenly even
+// though the informer lags our own writes. The Scheduler's mutex guards it.
 type assumed struct {
-	// byUID holds every binding not yet seen in the cache; an entry is
-	// dropped once the cached pod has a nodeName or is gone.
+	// byUID holds every binding the handler has not seen yet; the handler
+	// drops an entry when it sees the pod bound (and counts it in the
+	// placements at the same time), pending when the pod is gone.
 	byUID map[types.UID]assumption
 }
 
@@ -50,25 +90,14 @@ func (a *assumed) add(uid types.UID, as assumption) {
 	a.byUID[uid] = as
 }
 
-// pending counts, per node, the assumed bindings that indexed (the pods the
-// caller already counted from its snapshot of the cache's node index) does
-// not hold, and forgets those the cache shows. A binding the cache shows
-// but the snapshot missed (the cache moved on after the snapshot) is still
-// counted this once: it is counted exactly once either way.
-func (a *assumed) pending(indexed sets.Set[types.UID], get podGetter) map[string]int {
+// pending counts, per node, the assumed bindings, and forgets those whose
+// pod is gone from the cache or is another pod by the same name now.
+func (a *assumed) pending(get podGetter) map[string]int {
 	out := map[string]int{}
 	for uid, as := range a.byUID {
-		if indexed.Has(uid) {
+		if p, ok := get(as.namespace, as.name); !ok || p.UID != uid {
 			delete(a.byUID, uid)
 			continue
-		}
-		p, ok := get(as.namespace, as.name)
-		if !ok || p.UID != uid {
-			delete(a.byUID, uid)
-			continue
-		}
-		if p.Spec.NodeName != "" {
-			delete(a.byUID, uid)
 		}
 		out[as.node]++
 	}

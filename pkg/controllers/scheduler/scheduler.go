@@ -17,8 +17,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -33,10 +31,6 @@ import (
 
 // Name is the schedulerName this scheduler serves, and its event source.
 const Name = "default-scheduler"
-
-// nodeNameIndex indexes cached pods that hold a place on a node (bound and
-// not finished) by spec.nodeName.
-const nodeNameIndex = "miniapi.io/scheduler.nodeName"
 
 // Config configures a Scheduler.
 type Config struct {
@@ -56,7 +50,6 @@ type Config struct {
 type Scheduler struct {
 	client   kubernetes.Interface
 	pods     corelisters.PodLister
-	podIndex cache.Indexer
 	nodes    corelisters.NodeLister
 	recorder record.EventRecorder
 	log      *slog.Logger
@@ -64,13 +57,17 @@ type Scheduler struct {
 	driver   *driver.Driver
 
 	// mu makes choosing a node and assuming the binding one step, so two
-	// workers never both see the same node as the emptiest.
+	// workers never both see the same node as the emptiest, and the event
+	// handler's counting of a binding and forgetting of its assumption
+	// another.
 	mu      sync.Mutex
+	placed  placements
 	assumed assumed
+	// podsSeen tells when the pod handler has seen every pod listed.
+	podsSeen cache.InformerSynced
 }
 
-// New validates cfg, fills defaults and registers the event handlers and
-// the pod index.
+// New validates cfg, fills defaults and registers the event handlers.
 func New(cfg Config) (*Scheduler, error) {
 	if cfg.Client == nil || cfg.Informers == nil || cfg.Recorder == nil {
 		return nil, errors.New("scheduler: Client, Informers and Recorder are required")
@@ -86,36 +83,41 @@ func New(cfg Config) (*Scheduler, error) {
 	}
 	podInf := cfg.Informers.Core().V1().Pods()
 	nodeInf := cfg.Informers.Core().V1().Nodes()
-	if err := podInf.Informer().AddIndexers(cache.Indexers{nodeNameIndex: indexByNode}); err != nil {
-		return nil, fmt.Errorf("scheduler: %w", err)
-	}
 	s := &Scheduler{
 		client:   cfg.Client,
 		pods:     podInf.Lister(),
-		podIndex: podInf.Informer().GetIndexer(),
 		nodes:    nodeInf.Lister(),
 		recorder: cfg.Recorder,
 		log:      cfg.Logger.With("controller", "scheduler"),
 		clock:    cfg.Clock,
 	}
+	onPod := func(obj any) {
+		p, ok := obj.(*corev1.Pod)
+		if !ok {
+			return
+		}
+		s.observe(p)
+		if needsWork(p) {
+			s.driver.EnqueueObject(p)
+		}
+	}
+	// The handler counts the pods per node, so the scheduler waits for it
+	// to have seen every pod, not only for the cache to hold them.
+	seen, err := podInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: onPod, UpdateFunc: func(_, obj any) { onPod(obj) }, DeleteFunc: s.observeDeleted,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	s.podsSeen = seen.HasSynced
 	d, err := driver.New(driver.Config{
 		Name: "scheduler", Reconciler: s, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
-		Synced: []cache.InformerSynced{podInf.Informer().HasSynced, nodeInf.Informer().HasSynced},
+		Synced: []cache.InformerSynced{s.podsSeen, nodeInf.Informer().HasSynced},
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.driver = d
-	onPod := func(obj any) {
-		if p, ok := obj.(*corev1.Pod); ok && needsWork(p) {
-			d.EnqueueObject(p)
-		}
-	}
-	if _, err := podInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: onPod, UpdateFunc: func(_, obj any) { onPod(obj) },
-	}); err != nil {
-		return nil, fmt.Errorf("scheduler: %w", err)
-	}
 	// A node that appears or turns Ready may take the pods that waited.
 	if _, err := nodeInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) { s.enqueueUnscheduled() }, UpdateFunc: func(_, _ any) { s.enqueueUnscheduled() },
@@ -128,12 +130,26 @@ func New(cfg Config) (*Scheduler, error) {
 // Run runs the scheduler until ctx is done.
 func (s *Scheduler) Run(ctx context.Context) error { return s.driver.Run(ctx) }
 
-func indexByNode(obj any) ([]string, error) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok || p.Spec.NodeName == "" || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-		return nil, nil
+// observe counts where the informer shows pod, and forgets the assumed
+// binding once the pod shows one.
+func (s *Scheduler) observe(p *corev1.Pod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.placed.set(p.UID, placeOf(p))
+	if p.Spec.NodeName != "" {
+		delete(s.assumed.byUID, p.UID)
 	}
-	return []string{p.Spec.NodeName}, nil
+}
+
+func (s *Scheduler) observeDeleted(obj any) {
+	if gone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = gone.Obj
+	}
+	if p, ok := obj.(*corev1.Pod); ok {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.placed.set(p.UID, "")
+	}
 }
 
 func ours(p *corev1.Pod) bool {
@@ -208,26 +224,12 @@ func (s *Scheduler) choose(pod *corev1.Pod) (chosen string, total int) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// The index first, then the assumptions checked against what it held:
-	// the informer may apply a binding in between, and a pod must not be
-	// counted both from the index and as assumed.
-	counts := map[string]int{}
-	indexed := sets.New[types.UID]()
-	for _, n := range names {
-		objs, _ := s.podIndex.ByIndex(nodeNameIndex, n)
-		counts[n] += len(objs)
-		for _, o := range objs {
-			if p, ok := o.(*corev1.Pod); ok {
-				indexed.Insert(p.UID)
-			}
-		}
-	}
-	pending := s.assumed.pending(indexed, func(ns, name string) (*corev1.Pod, bool) {
+	counts := s.assumed.pending(func(ns, name string) (*corev1.Pod, bool) {
 		p, err := s.pods.Pods(ns).Get(name)
 		return p, err == nil
 	})
-	for n, c := range pending {
-		counts[n] += c
+	for _, n := range names {
+		counts[n] += s.placed.perNode[n]
 	}
 	chosen = pickNode(names, counts)
 	if chosen != "" {

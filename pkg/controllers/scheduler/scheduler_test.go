@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -39,6 +40,9 @@ func setup(t *testing.T, objs ...runtime.Object) (*Scheduler, *fake.Clientset, *
 		t.Fatal(err)
 	}
 	clienttest.Start(t, client, inf)
+	if !cache.WaitForCacheSync(t.Context().Done(), s.podsSeen) {
+		t.Fatal("the pod handler did not see the pods")
+	}
 	return s, client, rec
 }
 
