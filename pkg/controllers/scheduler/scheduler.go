@@ -91,6 +91,16 @@ func New(cfg Config) (*Scheduler, error) {
 		log:      cfg.Logger.With("controller", "scheduler"),
 		clock:    cfg.Clock,
 	}
+	// The pod handler counts the pods per node, so the scheduler waits for
+	// it to have seen every pod, not only for the cache to hold them.
+	d, err := driver.New(driver.Config{
+		Name: "scheduler", Reconciler: s, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
+		Synced: []cache.InformerSynced{func() bool { return s.podsSeen() }, nodeInf.Informer().HasSynced},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.driver = d
 	onPod := func(obj any) {
 		p, ok := obj.(*corev1.Pod)
 		if !ok {
@@ -98,11 +108,9 @@ func New(cfg Config) (*Scheduler, error) {
 		}
 		s.observe(p)
 		if needsWork(p) {
-			s.driver.EnqueueObject(p)
+			d.EnqueueObject(p)
 		}
 	}
-	// The handler counts the pods per node, so the scheduler waits for it
-	// to have seen every pod, not only for the cache to hold them.
 	seen, err := podInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: onPod, UpdateFunc: func(_, obj any) { onPod(obj) }, DeleteFunc: s.observeDeleted,
 	})
@@ -110,14 +118,6 @@ func New(cfg Config) (*Scheduler, error) {
 		return nil, fmt.Errorf("scheduler: %w", err)
 	}
 	s.podsSeen = seen.HasSynced
-	d, err := driver.New(driver.Config{
-		Name: "scheduler", Reconciler: s, Workers: cfg.Workers, Logger: cfg.Logger, Clock: cfg.Clock,
-		Synced: []cache.InformerSynced{s.podsSeen, nodeInf.Informer().HasSynced},
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.driver = d
 	// A node that appears or turns Ready may take the pods that waited.
 	if _, err := nodeInf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) { s.enqueueUnscheduled() }, UpdateFunc: func(_, _ any) { s.enqueueUnscheduled() },
