@@ -15,10 +15,9 @@ import (
 // binary's pages the process has touched (file-backed: the kernel shares
 // them with every process running the same binary and drops them when
 // memory is short; with data, bbolt's mapped file too) and its anonymous
-// memory (heap, stacks). A note for
-// an RSS over its goal says how much of each, and, for a loaded server,
-// what holds the live heap, so the table says how far off the goal is and
-// why.
+// memory (heap, stacks). A note for an RSS over its goal says how much of
+// each, and, for a loaded server, what holds the live heap, so the table
+// says how far off the goal is and why.
 
 // explainIdleMiss notes an idle RSS over its goal.
 func explainIdleMiss(e *env, rss, anon, goal float64) {
@@ -26,10 +25,10 @@ func explainIdleMiss(e *env, rss, anon, goal float64) {
 		return
 	}
 	file := rss - anon
-	e.res.Notes = append(e.res.Notes, fmt.Sprintf("memory idle: RSS %.1f MiB against the goal of %g MiB. %.1f MiB of it is the pages of the "+
+	e.res.Notes = append(e.res.Notes, fmt.Sprintf("memory%s idle: RSS %.1f MiB against the goal of %g MiB. %.1f MiB of it is the pages of the "+
 		"%s binary the process has touched (file-backed), %.1f MiB its anonymous memory (heap, stacks)%s. "+
 		"The goal needs at most %.1f MiB of the binary resident with that heap.",
-		rss, goal, file, binarySize(e.miniapiBin()), anon, withinGoal(anon, goal), max(0, goal-anon)))
+		e.variant.suffix(), rss, goal, file, binarySize(e.miniapiBin()), anon, withinGoal(anon, goal), max(0, goal-anon)))
 }
 
 // explainLoadedMiss notes the RSS of a loaded server over its goal, with
@@ -48,11 +47,11 @@ func explainLoadedMiss(ctx context.Context, e *env, srv *server, label string, r
 		held = append(held, fmt.Sprintf("%s %.1f MB", h.name, h.bytes/1e6))
 	}
 	file := rss - anon
-	e.res.Notes = append(e.res.Notes, fmt.Sprintf("memory %s: RSS %.0f MiB against the goal of %g MiB. %.1f MiB of it is file-backed (the binary's pages, and the database file's that bbolt maps), "+
+	e.res.Notes = append(e.res.Notes, fmt.Sprintf("memory%s %s: RSS %.0f MiB against the goal of %g MiB. %.1f MiB of it is file-backed (the binary's pages, and the database file's that bbolt maps), "+
 		"%.0f MiB anonymous memory for a live heap of %.0f MB: Go's collector lets the heap grow to about twice what is live before "+
 		"it collects (GOGC=100) and gives freed pages back slowly. The live heap by what holds it (heap profile after a collection): %s. "+
 		"The goal needs the anonymous memory under %.0f MiB, a live heap of about half that.",
-		label, rss, goal, file, anon, live/1e6, strings.Join(held, ", "), max(0, goal-file)))
+		e.variant.suffix(), label, rss, goal, file, anon, live/1e6, strings.Join(held, ", "), max(0, goal-file)))
 }
 
 func withinGoal(anon, goal float64) string {
