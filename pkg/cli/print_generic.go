@@ -71,14 +71,32 @@ func newObjectPrinter(output string, noHeaders bool) (printers.ResourcePrinter, 
 
 // newJSONPathPrinter is cli-runtime's JSONPath printer set up as kubectl
 // sets it up: missing keys print nothing.
-func newJSONPathPrinter(tmpl string, asJSON bool) (*printers.JSONPathPrinter, error) {
+func newJSONPathPrinter(tmpl string, asJSON bool) (printers.ResourcePrinter, error) {
 	p, err := printers.NewJSONPathPrinter(tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("error parsing jsonpath %s, %v", tmpl, err)
 	}
 	p.AllowMissingKeys(true)
 	p.EnableJSONOutput(asJSON)
-	return p, nil
+	return jsonPathPrinter{p, tmpl}, nil
+}
+
+// jsonPathPrinter turns a panic of client-go's template evaluation into
+// the error kubectl prints when a template fails to execute: some
+// templates that parse, such as "{range.}{[]0}", make it call a method of
+// an empty reflect.Value (kubectl then crashes).
+type jsonPathPrinter struct {
+	*printers.JSONPathPrinter
+	tmpl string
+}
+
+func (p jsonPathPrinter) PrintObj(obj runtime.Object, w io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("error executing jsonpath %q: Error executing template: %v\n", p.tmpl, r)
+		}
+	}()
+	return p.JSONPathPrinter.PrintObj(obj, w)
 }
 
 // omitManagedFields wraps the JSON and YAML printers, as kubectl's print

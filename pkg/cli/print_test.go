@@ -279,3 +279,14 @@ func TestManagedFieldsOmittedByJSONAndYAMLOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONPathPanicIsAnError: a template that parses but makes client-go's
+// evaluation panic (kubectl crashes on it) gives kubectl's error for a
+// template that fails to execute.
+func TestJSONPathPanicIsAnError(t *testing.T) {
+	_, err := printGen(t, "jsonpath={range.}{[]0}", sampleDeployment())
+	want := `error executing jsonpath "{range.}{[]0}": Error executing template: reflect: call of reflect.Value.Type on zero Value` + "\n"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
