@@ -93,6 +93,7 @@ type jsonPathPrinter struct {
 func (p jsonPathPrinter) PrintObj(obj runtime.Object, w io.Writer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			//lint:ignore ST1005 kubectl's words, its newline included
 			err = fmt.Errorf("error executing jsonpath %q: Error executing template: %v\n", p.tmpl, r)
 		}
 	}()
