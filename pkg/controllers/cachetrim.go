@@ -12,8 +12,9 @@ import (
 )
 
 // newInformers is the one informer factory every controller shares,
-// caching objects through trimForCache. Controllers that need something
-// else (the garbage collector's metadata informers) trim with their own
+// caching objects through dropManagedFields, and pods with their resource
+// lists shared (sharedResources). Controllers that need something else
+// (the garbage collector's metadata informers) trim with their own
 // transform.
 func newInformers(client kubernetes.Interface) informers.SharedInformerFactory {
 	shared := &sharedResources{lists: map[string]corev1.ResourceList{}}
@@ -25,8 +26,8 @@ func newInformers(client kubernetes.Interface) informers.SharedInformerFactory {
 	}))
 }
 
-// dropManagedFields is the shared informers' transform: every object is
-// cached without metadata.managedFields, which no controller reads and
+// dropManagedFields is in the shared informers' transform: every object
+// is cached without metadata.managedFields, which no controller reads and
 // which is often the largest part of an object's metadata (a pod written
 // by four managers carries four field sets). kube-controller-manager's
 // informers drop it the same way. It is safe for the writes the
