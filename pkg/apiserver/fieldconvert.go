@@ -32,7 +32,11 @@ type storedAsConverter struct {
 
 // objectConvertorFor is the converter for res's field manager: a
 // storedAsConverter when res serves a kind another resource stores, or
-// stores one that another serves; the scheme otherwise.
+// stores one that another serves; otherwise the scheme's conversion that
+// does not copy an object already of the wanted version, as
+// kube-apiserver gives its field managers (UnsafeConvertor): the field
+// manager only reads the objects it converts, and a copy of each was a
+// twelfth of what a pod's create allocated.
 func objectConvertorFor(res *registry.Resource, reg *registry.Registry) runtime.ObjectConvertor {
 	served := res
 	if res.StoredAs == nil && reg != nil {
@@ -45,7 +49,7 @@ func objectConvertorFor(res *registry.Resource, reg *registry.Registry) runtime.
 		}
 	}
 	if served == nil || served.StoredAs == nil {
-		return scheme.Scheme
+		return runtime.UnsafeObjectConvertor(scheme.Scheme)
 	}
 	sa := served.StoredAs
 	return storedAsConverter{
