@@ -150,13 +150,13 @@ func (ww *watchWriter) spill() error {
 
 // deadlined runs one write or flush under the write timeout.
 func (ww *watchWriter) deadlined(write func() error) error {
-	setDeadline := ww.rc.SetWriteDeadline
-	if ww.chunks != nil {
-		setDeadline = ww.chunks.conn.SetWriteDeadline
+	if ww.chunks == nil {
+		timedOut, err := writeWithin(ww.rc.SetWriteDeadline, ww.writeTimeout, write)
+		ww.timedOut = ww.timedOut || timedOut
+		return err
 	}
-	timedOut, err := writeWithin(setDeadline, ww.writeTimeout, write)
-	cut := ww.chunks != nil && ww.chunks.wasCut()
-	ww.timedOut = ww.timedOut || timedOut && !cut
+	timedOut, err := ww.chunks.within(ww.writeTimeout, write)
+	ww.timedOut = ww.timedOut || timedOut && !ww.chunks.wasCut()
 	return err
 }
 
