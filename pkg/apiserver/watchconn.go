@@ -22,6 +22,7 @@ import (
 type chunkedConn struct {
 	conn net.Conn
 	hdr  []byte
+	iov  net.Buffers
 	// readDone is closed when the reader of the client's side has ended.
 	readDone chan struct{}
 	// mu orders the write deadline that the watch's context sets when it
@@ -78,10 +79,12 @@ func (c *chunkedConn) wasCut() bool {
 // chunks).
 func chunkable(r *http.Request) bool { return r.ProtoMajor == 1 && r.ProtoMinor == 1 }
 
-// write sends p as one chunk, in one write (writev) on a TCP connection.
-func (c *chunkedConn) write(p []byte) error {
-	c.hdr = append(strconv.AppendInt(c.hdr[:0], int64(len(p)), 16), "\r\n"...)
-	bufs := net.Buffers{c.hdr, p, crlf}
+// write sends the n bytes of segs as one chunk, in one write (writev) on a
+// TCP connection.
+func (c *chunkedConn) write(segs net.Buffers, n int) error {
+	c.hdr = append(strconv.AppendInt(c.hdr[:0], int64(n), 16), "\r\n"...)
+	c.iov = append(append(append(c.iov[:0], c.hdr), segs...), crlf)
+	bufs := c.iov // WriteTo consumes its slice
 	_, err := bufs.WriteTo(c.conn)
 	return err
 }

@@ -38,7 +38,7 @@ func TestChunkedWritesMoveTheDeadlineRarely(t *testing.T) {
 	conn := &deadlineConn{}
 	c := &chunkedConn{conn: conn}
 	write := func() (bool, error) {
-		return c.within(timeout, func() error { return c.write([]byte("event\n")) })
+		return c.within(timeout, func() error { return c.write(net.Buffers{[]byte("event\n")}, 6) })
 	}
 	for range 100 {
 		before := time.Now()

@@ -42,7 +42,7 @@ type watchWriter struct {
 
 	// pending holds what was written since the last flush, so that a burst
 	// of events leaves in one write and one flush.
-	pending bytes.Buffer
+	pending outQueue
 	cache   *wireCache
 
 	framer    runtime.Framer
@@ -130,14 +130,16 @@ func (ww *watchWriter) writeOut() error {
 		return nil
 	}
 	ww.notePending()
-	var err error
+	defer ww.pending.reset()
 	if ww.chunks != nil {
-		err = ww.chunks.write(ww.pending.Bytes())
-	} else {
-		_, err = ww.w.Write(ww.pending.Bytes())
+		return ww.chunks.write(ww.pending.take(), ww.pending.Len())
 	}
-	ww.pending.Reset()
-	return err
+	for _, b := range ww.pending.take() {
+		if _, err := ww.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // spill writes the pending output out (unflushed) once it is large.
@@ -187,9 +189,10 @@ func (ww *watchWriter) notePending() {
 	ww.peakHeld = max(ww.peakHeld, ww.held+ww.pending.Len())
 }
 
-// write queues b for the next flush.
-func (ww *watchWriter) write(b []byte) error {
-	ww.pending.Write(b)
+// writeShared queues b, wire bytes shared among watchers, for the next
+// flush.
+func (ww *watchWriter) writeShared(b []byte) error {
+	ww.pending.share(b)
 	return ww.spill()
 }
 
@@ -294,7 +297,7 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 		line, _ := ww.cache.get(typ, gvk, false, kv, func() ([]byte, error) {
 			return appendJSONEvent(nil, typ, withTypeMeta(gvk, spliceRV(kv.Value, kv.ModRevision))), nil
 		})
-		return ww.write(line)
+		return ww.writeShared(line)
 	}
 	if ww.out.format == formatProtobuf && ww.out.view == viewObject {
 		frame, err := ww.cache.get(typ, gvk, true, kv, func() ([]byte, error) {
@@ -303,7 +306,7 @@ func (ww *watchWriter) send(typ string, kv storage.KV, obj runtime.Object) error
 		if err != nil {
 			return err
 		}
-		return ww.write(frame)
+		return ww.writeShared(frame)
 	}
 	return ww.sendDecoded(typ, kv, obj)
 }
@@ -336,7 +339,7 @@ func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object
 
 // writeJSON writes one JSON watch line.
 func (ww *watchWriter) writeJSON(typ string, object []byte) error {
-	ww.pending.Write(appendJSONEvent(ww.pending.AvailableBuffer(), typ, object))
+	ww.pending.Write(appendJSONEvent(ww.pending.own.AvailableBuffer(), typ, object))
 	return ww.spill()
 }
 
