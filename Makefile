@@ -93,7 +93,7 @@ bench: build etcd
 	@echo "testenv: Start to first request (goal ≤ 50 ms, ≤ 100 ms with 10 CRDs), 100 environments (goal ≤ 10 s), RSS per environment; envtest publishes 5–15 s per start"
 	cd test/e2e && $(GO) test -run XXX -bench . ./testenvbench/
 	@echo "managedFields: a list of 1000 pods, one Deployment update and one watch event, each with and without field management (B/object: a pod's size in the JSON list)"
-	$(GO) test -run XXX -bench 'BenchmarkList$$|BenchmarkUpdateFieldManagement|BenchmarkWatchEventManagedFields' ./pkg/apiserver/
+	$(GO) test -run XXX -bench 'BenchmarkList$$|BenchmarkUpdateFieldManagement|BenchmarkCreateFieldManagement|BenchmarkWatchEventManagedFields' ./pkg/apiserver/
 
 ## bench-smoke: every benchmark workload at tiny sizes, checking the figures are all there and sane,
 ## and the one-minute soak (bench/soak's TestSoak)
