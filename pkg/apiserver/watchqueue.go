@@ -32,6 +32,10 @@ func (q *outQueue) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// AvailableBuffer is own's unused capacity, for an append whose result
+// is passed straight to Write (as bytes.Buffer's).
+func (q *outQueue) AvailableBuffer() []byte { return q.own.AvailableBuffer() }
+
 // close moves the own bytes written since the last share into segs. own
 // is only appended to until reset (a grown buffer leaves the old one to
 // the slices already in segs), so those slices stay intact.

@@ -339,7 +339,7 @@ func (ww *watchWriter) sendDecoded(typ string, kv storage.KV, obj runtime.Object
 
 // writeJSON writes one JSON watch line.
 func (ww *watchWriter) writeJSON(typ string, object []byte) error {
-	ww.pending.Write(appendJSONEvent(ww.pending.own.AvailableBuffer(), typ, object))
+	ww.pending.Write(appendJSONEvent(ww.pending.AvailableBuffer(), typ, object))
 	return ww.spill()
 }
 
