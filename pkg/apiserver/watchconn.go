@@ -2,11 +2,9 @@ package apiserver
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -110,7 +108,7 @@ func (c *chunkedConn) within(timeout time.Duration, write func() error) (timedOu
 		}
 	}
 	if err := write(); err != nil {
-		return errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(c.deadline), err
+		return timedOutBy(err, c.deadline), err
 	}
 	return false, nil
 }

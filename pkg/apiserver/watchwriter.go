@@ -176,12 +176,17 @@ func writeWithin(setDeadline func(time.Time) error, timeout time.Duration, write
 		return false, write() // a writer without deadlines: unbounded as before
 	}
 	if err := write(); err != nil {
-		// A write the client did not take in time can fail a later
-		// write instead, long before that one's own deadline (seen under
-		// load: 299.8 ms early with a 300 ms timeout): the error says so.
-		return errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline), err
+		return timedOutBy(err, deadline), err
 	}
 	return false, setDeadline(time.Time{})
+}
+
+// timedOutBy says whether a write's err is its deadline's doing. A write
+// the client did not take in time can fail a later write instead, long
+// before that one's own deadline (seen under load: 299.8 ms early with a
+// 300 ms timeout): the error says so.
+func timedOutBy(err error, deadline time.Time) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline)
 }
 
 // notePending records the bytes held now for peakHeld.
